@@ -1,0 +1,32 @@
+#include "apf/seat_seconds.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace apf {
+
+double GoRound(double x) { return std::round(x); }  // C's round also halves away from zero
+
+std::int64_t GoFloatToInt64(double f) {
+  if (std::isnan(f)) return 0;
+  if (f >= 9223372036854775807.0) return INT64_MAX;
+  if (f <= -9223372036854775808.0) return INT64_MIN;
+  return static_cast<std::int64_t>(f);  // truncation toward zero, as Go
+}
+
+SeatSeconds SeatsTimesDuration(double seats, Nanos d) {
+  return static_cast<SeatSeconds>(GoFloatToInt64(GoRound(seats * static_cast<double>(d) / 10)));
+}
+
+Nanos DurationPerSeat(SeatSeconds ss, double seats) {
+  return GoFloatToInt64(static_cast<double>(ss) / seats * 10);
+}
+
+std::string SeatSecondsString(SeatSeconds ss) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%llu.%08lluss", static_cast<unsigned long long>(ss / 100000000),
+                static_cast<unsigned long long>(ss % 100000000));
+  return buf;
+}
+
+}  // namespace apf

@@ -1,0 +1,66 @@
+// apfsim's entry point: finds the subcommand in the registry and maps failures to the
+// documented exit codes.
+#include <boost/program_options.hpp>
+#include <exception>
+#include <iostream>
+#include <string>
+
+#include "sim/cli/command.h"
+#include "sim/input_error.h"
+
+namespace {
+
+using sim::cli::CommandSpec;
+
+void PrintCommandList(std::string_view parent) {
+  for (const CommandSpec& c : sim::cli::CommandsUnder(parent)) {
+    std::string name(c.name);
+    name.resize(std::max<size_t>(name.size() + 2, 14), ' ');
+    std::cout << "  " << name << c.summary << "\n";
+  }
+}
+
+void PrintToolHelp() {
+  std::cout << "apfsim " APFSIM_VERSION
+               ": a discrete-event simulator of Kubernetes API Priority and Fairness\n\n"
+               "usage: apfsim COMMAND [options]   (apfsim COMMAND --help for a command's options)\n\n"
+               "commands:\n";
+  PrintCommandList("");
+  std::cout << "\nexit codes:\n"
+               "  0  success\n"
+               "  1  an expectation in a scenario failed\n"
+               "  2  bad usage or bad input\n"
+               "  3  internal error\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+    PrintToolHelp();
+    return args.empty() ? sim::cli::kExitBadInput : sim::cli::kExitOk;
+  }
+  if (args[0] == "--version") {
+    std::cout << "apfsim " APFSIM_VERSION "\n";
+    return sim::cli::kExitOk;
+  }
+  const CommandSpec* command = sim::cli::FindCommand("", args[0]);
+  if (!command) {
+    std::cerr << "apfsim: unknown command \"" << args[0] << "\" (see apfsim --help)\n";
+    return sim::cli::kExitBadInput;
+  }
+  try {
+    return command->run(std::vector<std::string>(args.begin() + 1, args.end()));
+  } catch (const sim::InputError& e) {
+    std::cerr << "apfsim " << command->name << ": error: " << e.what() << "\n";
+    return sim::cli::kExitBadInput;
+  } catch (const boost::program_options::error& e) {
+    std::cerr << "apfsim " << command->name << ": " << e.what() << " (see apfsim "
+              << command->name << " --help)\n";
+    return sim::cli::kExitBadInput;
+  } catch (const std::exception& e) {
+    std::cerr << "apfsim " << command->name << ": internal error: " << e.what() << "\n";
+    return sim::cli::kExitInternal;
+  }
+}

@@ -1,0 +1,38 @@
+// SeatSeconds arithmetic, against the spot values of APF-SPEC appendix A and the
+// conventions of section 0.2.
+#include <catch2/catch.hpp>
+
+#include "apf/seat_seconds.h"
+
+using apf::kMillisecond;
+using apf::kSecond;
+
+TEST_CASE("SeatSeconds spot values of appendix A", "[seatseconds]") {
+  // The queue set's fixed service estimate G is 3 ms.
+  CHECK(apf::SeatsTimesDuration(1, 3 * kMillisecond) == 300000);
+  CHECK(apf::SeatSecondsString(300000) == "0.00300000ss");
+  CHECK(apf::SeatsTimesDuration(10, 3 * kMillisecond) == 3000000);
+  // A write of {1 seat, final 10 seats for 50 ms}: 300 000 + 50 000 000 units.
+  CHECK(apf::SeatsTimesDuration(1, 3 * kMillisecond) + apf::SeatsTimesDuration(10, 50 * kMillisecond) ==
+        50300000);
+  // R at ratio 600 for one second advances 600 seat-seconds.
+  CHECK(apf::SeatsTimesDuration(600, kSecond) == 60000000000ULL);
+  CHECK(apf::SeatSecondsString(60000000000ULL) == "600.00000000ss");
+}
+
+TEST_CASE("SeatsTimesDuration rounds half away from zero and wraps negatives", "[seatseconds]") {
+  CHECK(apf::SeatsTimesDuration(1, 15) == 2);   // 1.5 units -> 2
+  CHECK(apf::SeatsTimesDuration(1, 25) == 3);   // 2.5 units -> 3, not banker's 2
+  CHECK(apf::SeatsTimesDuration(1, -25) == static_cast<apf::SeatSeconds>(-3));  // wraps
+  apf::SeatSeconds r = 1000;
+  r -= apf::SeatsTimesDuration(1, -100);  // subtracting a wrapped -10 adds 10
+  CHECK(r == 1010);
+}
+
+TEST_CASE("DurationPerSeat truncates toward zero", "[seatseconds]") {
+  // 50 000 000 units over 10 seats is 5 seat-... 0.5 s / 10 = 50 ms.
+  CHECK(apf::DurationPerSeat(50000000, 10) == 50 * kMillisecond);
+  CHECK(apf::DurationPerSeat(50000000, 3) == 166666666);  // 166666666.67 truncated
+  CHECK(apf::GoRound(24.5) == 25);
+  CHECK(apf::GoRound(-24.5) == -25);
+}
