@@ -1,13 +1,23 @@
 #include "sim/event_queue.h"
 
+#include <bit>
 #include <cassert>
 #include <cstdio>
 #include <cstdlib>
 
 namespace sim {
 
-namespace {
-constexpr size_t kArity = 4;
+int EventQueue::BucketOf(const Entry& e) const {
+  if (e.time != last_.time) return 64 + std::bit_width(e.time ^ last_.time);
+  if (e.id != last_.id) return std::bit_width(e.id ^ last_.id);
+  return 0;
+}
+
+void EventQueue::Insert(const Entry& e) {
+  const int b = BucketOf(e);
+  buckets_[b].push_back(e);
+  occupied_[b >> 6] |= std::uint64_t{1} << (b & 63);
+  ++entries_;
 }
 
 EventHandle EventQueue::Schedule(apf::Nanos time, const Event& event) {
@@ -27,8 +37,11 @@ EventHandle EventQueue::Schedule(apf::Nanos time, const Event& event) {
   s.event = event;
   s.id = (next_sequence_++ << kSlotBits) | slot;
   s.next_free = UINT32_MAX;
-  heap_.emplace_back();
-  SiftUp(heap_.size() - 1, Entry{time, s.id});
+  const Entry entry{TimeKey(time), s.id};
+  // Only after PeekTime() looked at an event later than this one can the new key be
+  // below the radix base; start the buckets afresh from it then.
+  if (Before(entry, last_)) Rebuild(entry);
+  Insert(entry);
   ++live_;
   return EventHandle{slot, s.generation};
 }
@@ -39,83 +52,102 @@ bool EventQueue::Cancel(EventHandle handle) {
   if (s.generation != handle.generation || s.id == kNoId) return false;
   FreeSlot(handle.slot);
   --live_;
-  if (heap_.size() > 64 && heap_.size() > 2 * live_) Compact();
+  if (entries_ > 64 && entries_ > 2 * live_) Compact();
   return true;
 }
 
 void EventQueue::FreeSlot(std::uint32_t slot) {
   Slot& s = slots_[slot];
   ++s.generation;  // invalidates every handle to the event
-  s.id = kNoId;    // and its heap entry
+  s.id = kNoId;    // and its entry
   s.next_free = free_slot_;
   free_slot_ = slot;
 }
 
+bool EventQueue::SettleMinimum() {
+  for (;;) {
+    std::vector<Entry>& zero = buckets_[0];
+    while (!zero.empty() && !IsLive(zero.back())) {
+      zero.pop_back();
+      --entries_;
+    }
+    if (!zero.empty()) return true;
+    occupied_[0] &= ~std::uint64_t{1};
+    // The lowest non-empty bucket holds the minimum; it becomes the new base and every
+    // entry of that bucket moves to a lower one.
+    int b = -1;
+    for (int w = 0; w < 3; ++w) {
+      if (occupied_[w]) {
+        b = w * 64 + std::countr_zero(occupied_[w]);
+        break;
+      }
+    }
+    if (b < 0) return false;
+    std::vector<Entry>& from = buckets_[b];
+    const Entry* min = nullptr;
+    for (const Entry& e : from) {
+      if (IsLive(e) && (!min || Before(e, *min))) min = &e;
+    }
+    occupied_[b >> 6] &= ~(std::uint64_t{1} << (b & 63));
+    if (!min) {  // only dead entries
+      entries_ -= from.size();
+      from.clear();
+      continue;
+    }
+    last_ = *min;
+    const size_t n = from.size();
+    entries_ -= n;
+    for (size_t i = 0; i < n; ++i) {
+      if (IsLive(from[i])) Insert(from[i]);
+    }
+    from.clear();
+  }
+}
+
 std::optional<FiredEvent> EventQueue::Pop() {
-  DiscardDeadTop();
-  if (heap_.empty()) return std::nullopt;
-  const Entry top = heap_[0];
+  if (!SettleMinimum()) return std::nullopt;
+  const Entry top = buckets_[0].back();  // bucket 0 holds exactly the minimum
+  buckets_[0].pop_back();
+  --entries_;
   const std::uint32_t slot = SlotOf(top);
-  FiredEvent fired{top.time, slots_[slot].event};
-  PopTop();
+  FiredEvent fired{TimeOf(top), slots_[slot].event};
   FreeSlot(slot);
   --live_;
   return fired;
 }
 
 apf::Nanos EventQueue::PeekTime() {
-  DiscardDeadTop();
-  return heap_.empty() ? apf::kNever : heap_[0].time;
+  if (!SettleMinimum()) return apf::kNever;
+  return TimeOf(buckets_[0].back());
 }
 
-void EventQueue::DiscardDeadTop() {
-  while (!heap_.empty() && !IsLive(heap_[0])) PopTop();
-}
-
-void EventQueue::PopTop() {
-  Entry last = heap_.back();
-  heap_.pop_back();
-  if (!heap_.empty()) SiftDown(0, last);
-}
-
-void EventQueue::SiftUp(size_t index, Entry entry) {
-  while (index > 0) {
-    size_t parent = (index - 1) / kArity;
-    if (!Before(entry, heap_[parent])) break;
-    heap_[index] = heap_[parent];
-    index = parent;
-  }
-  heap_[index] = entry;
-}
-
-void EventQueue::SiftDown(size_t index, Entry entry) {
-  const size_t n = heap_.size();
-  for (;;) {
-    size_t first = index * kArity + 1;
-    if (first >= n) break;
-    size_t best = first;
-    size_t end = first + kArity < n ? first + kArity : n;
-    for (size_t c = first + 1; c < end; ++c) {
-      if (Before(heap_[c], heap_[best])) best = c;
+void EventQueue::Rebuild(const Entry& new_last) {
+  std::vector<Entry> all;
+  all.reserve(entries_);
+  for (auto& bucket : buckets_) {
+    for (const Entry& e : bucket) {
+      if (IsLive(e)) all.push_back(e);
     }
-    if (!Before(heap_[best], entry)) break;
-    heap_[index] = heap_[best];
-    index = best;
+    bucket.clear();
   }
-  heap_[index] = entry;
+  occupied_[0] = occupied_[1] = occupied_[2] = 0;
+  entries_ = 0;
+  last_ = new_last;
+  for (const Entry& e : all) Insert(e);
 }
 
 void EventQueue::Compact() {
-  size_t kept = 0;
-  for (const Entry& e : heap_) {
-    if (IsLive(e)) heap_[kept++] = e;
+  for (int b = 0; b < kBuckets; ++b) {
+    std::vector<Entry>& bucket = buckets_[b];
+    size_t kept = 0;
+    for (const Entry& e : bucket) {
+      if (IsLive(e)) bucket[kept++] = e;
+    }
+    entries_ -= bucket.size() - kept;
+    bucket.resize(kept);
+    if (kept == 0) occupied_[b >> 6] &= ~(std::uint64_t{1} << (b & 63));
   }
-  heap_.resize(kept);
-  // Floyd's heap construction: sift down every internal node, last first.
-  if (heap_.size() > 1) {
-    for (size_t i = (heap_.size() - 2) / kArity + 1; i-- > 0;) SiftDown(i, heap_[i]);
-  }
-  assert(heap_.size() == live_);
+  assert(entries_ == live_);
 }
 
 }  // namespace sim

@@ -1,17 +1,25 @@
-// The engine's pending-event set: a 4-ary min-heap keyed by (time, insertion sequence), so
-// events due at the same instant fire in the order they were scheduled.
+// The engine's pending-event set, ordered by (time, insertion sequence), so events due at
+// the same instant fire in the order they were scheduled.
+//
+// It is a radix heap (Ahuja, Mehlhorn, Orlin and Tarjan) over the 128-bit key
+// (time, sequence). A radix heap needs every new key to be at least the last key taken
+// out, which a discrete-event simulation guarantees: nothing is scheduled in the past,
+// and the sequence only grows. Each entry moves to a lower bucket at most 128 times, and
+// in practice a handful, so a hold operation costs far less than a binary heap's
+// log(n) mispredicted comparisons. (If a caller peeks past the end of a run and then
+// schedules before the peeked event, the buckets are rebuilt once; see Schedule.)
 //
 // An Event is a small plain struct (a kind and two integer arguments that the owner
-// interprets); there is no std::function and no allocation per event once the heap and
-// the slot pool have grown to the run's peak population.
+// interprets); there is no std::function and no allocation per event once the buckets
+// and the slot pool have grown to the run's peak population.
 //
-// Cancellation is lazy: Cancel() frees the event's slot, and Pop() discards heap entries
-// whose slot no longer holds them. A cancelled entry costs its heap
-// space until its time comes; Compact() (run automatically when more than half the heap
-// is dead) reclaims it.
+// Cancellation is lazy: Cancel() frees the event's slot, and entries whose slot no
+// longer holds them are dropped when they surface. Compact() (run automatically when
+// more than half the entries are dead) reclaims them sooner.
 #ifndef SIM_EVENT_QUEUE_H_
 #define SIM_EVENT_QUEUE_H_
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -63,16 +71,15 @@ class EventQueue {
   size_t size() const { return live_; }  // live (not cancelled) events
   std::uint64_t scheduled_total() const { return next_sequence_; }
 
-  // Drops cancelled entries from the heap.
+  // Drops cancelled entries.
   void Compact();
 
  private:
-  // 16 bytes, so that a 4-ary node's children share a cache line. `id` packs the
-  // insertion sequence (high 40 bits) above the slot (low 24 bits): comparing ids orders
-  // by sequence, and a slot remembers the id of the event it holds, which tells a live
-  // entry from a cancelled one.
+  // `id` packs the insertion sequence (high 40 bits) above the slot (low 24 bits):
+  // comparing ids orders by sequence, and a slot remembers the id of the event it holds,
+  // which tells a live entry from a cancelled one.
   struct Entry {
-    apf::Nanos time;
+    std::uint64_t time;  // the signed time with its sign bit flipped: unsigned order
     std::uint64_t id;
   };
   struct Slot {
@@ -83,7 +90,14 @@ class EventQueue {
   };
   static constexpr int kSlotBits = 24;
   static constexpr std::uint64_t kNoId = UINT64_MAX;
+  static constexpr int kBuckets = 129;  // 0: equal to last; 1-64: id bits; 65-128: time bits
 
+  static std::uint64_t TimeKey(apf::Nanos t) {
+    return static_cast<std::uint64_t>(t) ^ (std::uint64_t{1} << 63);
+  }
+  static apf::Nanos TimeOf(const Entry& e) {
+    return static_cast<apf::Nanos>(e.time ^ (std::uint64_t{1} << 63));
+  }
   static bool Before(const Entry& a, const Entry& b) {
     return a.time < b.time || (a.time == b.time && a.id < b.id);
   }
@@ -91,13 +105,17 @@ class EventQueue {
     return static_cast<std::uint32_t>(e.id & ((1u << kSlotBits) - 1));
   }
   bool IsLive(const Entry& e) const { return slots_[SlotOf(e)].id == e.id; }
-  void SiftUp(size_t index, Entry entry);
-  void SiftDown(size_t index, Entry entry);
-  void PopTop();
-  void DiscardDeadTop();
+  int BucketOf(const Entry& e) const;
+  void Insert(const Entry& e);
+  // Makes bucket 0 hold the smallest live entry; false when there is none.
+  bool SettleMinimum();
   void FreeSlot(std::uint32_t slot);
+  void Rebuild(const Entry& new_last);
 
-  std::vector<Entry> heap_;
+  std::array<std::vector<Entry>, kBuckets> buckets_;
+  std::uint64_t occupied_[3] = {0, 0, 0};  // bit b: bucket b is non-empty
+  Entry last_{0, 0};                       // no entry is smaller than this
+  size_t entries_ = 0;                     // live and dead entries in the buckets
   std::vector<Slot> slots_;
   std::uint32_t free_slot_ = UINT32_MAX;
   std::uint64_t next_sequence_ = 0;

@@ -83,6 +83,9 @@ TEST_CASE("event queue fires in the same order as a multimap reference, with can
         }
       }
       if (step % 997 == 0) queue.Compact();
+      // Peeking settles the radix base on the minimum; later schedules may go below it
+      // (still at or after `now`), which must rebuild the buckets correctly.
+      if (step % 13 == 0) queue.PeekTime();
     }
     // Drain both.
     apf::Nanos rt;
@@ -112,6 +115,27 @@ TEST_CASE("a stale handle cannot cancel the event that reuses its slot", "[engin
   REQUIRE(second.slot == first.slot);  // the slot was reused
   REQUIRE_FALSE(queue.Cancel(first));
   REQUIRE(queue.Pop()->event.arg64 == 2);
+}
+
+TEST_CASE("scheduling before an event that was peeked at keeps the order", "[engine]") {
+  sim::EventQueue queue;
+  queue.Schedule(30, sim::Event{0, 0, 30});
+  REQUIRE(queue.PeekTime() == 30);
+  queue.Schedule(25, sim::Event{0, 0, 25});
+  queue.Schedule(30, sim::Event{0, 0, 31});
+  REQUIRE(queue.PeekTime() == 25);
+  REQUIRE(queue.Pop()->event.arg64 == 25);
+  REQUIRE(queue.Pop()->event.arg64 == 30);
+  REQUIRE(queue.Pop()->event.arg64 == 31);
+  REQUIRE(queue.PeekTime() == apf::kNever);
+}
+
+TEST_CASE("negative times order before positive ones", "[engine]") {
+  sim::EventQueue queue;
+  queue.Schedule(5, sim::Event{0, 0, 5});
+  queue.Schedule(-5, sim::Event{0, 0, 1});
+  REQUIRE(queue.Pop()->time == -5);
+  REQUIRE(queue.Pop()->time == 5);
 }
 
 namespace {
