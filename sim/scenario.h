@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include <yaml-cpp/yaml.h>
+
 #include "apf/virtual_time.h"
 #include "sim/input_error.h"
 
@@ -112,8 +114,8 @@ struct TrafficSpec {
 
 struct ClientSpec {
   std::string name;
-  std::string user;
-  std::vector<std::string> groups;
+  std::string user;  // may hold "{process}", replaced by the process index
+  std::vector<std::string> groups;  // as the authenticator gives them (system:authenticated included)
   int processes = 1;
   ClientGoSpec client_go;
   std::vector<TrafficSpec> traffic;
@@ -137,8 +139,23 @@ struct Scenario {
   ApiserverSpec apiservers;
   bool flow_control_defaults = true;
   // Flow-control manifests: files (resolved against the scenario's folder) and inline
-  // objects, kept as YAML text with their origin for the flow-control loader.
+  // objects, kept as YAML nodes with their origin for the flow-control loader.
   std::vector<std::string> flow_control_files;
+  struct InlineObject {
+    YAML::Node node;
+    std::string source;  // the scenario file
+    std::string path;    // its field path, "spec.flowControl.objects[2]"
+  };
+  std::vector<InlineObject> flow_control_objects;
+  // `--set flowControl.priorityLevels.NAME.FIELD=VALUE` and `...flowSchemas...`: applied to
+  // the named object after the defaults and files are loaded.
+  struct ObjectOverride {
+    std::string kind;  // "priorityLevels" or "flowSchemas"
+    std::string name;
+    std::string field;
+    std::string value;
+  };
+  std::vector<ObjectOverride> flow_control_overrides;
   std::vector<ResourceSpec> resources;
   std::vector<ClientSpec> clients;
 };
