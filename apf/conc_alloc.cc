@@ -28,7 +28,8 @@ struct RelativeBound {
 
 }  // namespace
 
-Status ComputeConcurrencyAllocation(int required_sum, const std::vector<AllocProblemItem>& items,
+Status ComputeConcurrencyAllocation(std::int64_t required_sum,
+                                    const std::vector<AllocProblemItem>& items,
                                     ConcurrencyAllocation* result) {
   if (required_sum < 0) return Status::Invalid("negative sums are not supported");
   const double required = static_cast<double>(required_sum);
@@ -78,13 +79,13 @@ Status ComputeConcurrencyAllocation(int required_sum, const std::vector<AllocPro
   }
   if (low_sum - required > kEpsilon) {
     return Status::Invalid(
-        Format("lower bounds sum to %g, which is higher than the required sum of %d", low_sum,
-               required_sum));
+        Format("lower bounds sum to %g, which is higher than the required sum of %lld", low_sum,
+               static_cast<long long>(required_sum)));
   }
   if (required - high_sum > kEpsilon) {
     return Status::Invalid(
-        Format("upper bounds sum to %g, which is lower than the required sum of %d", high_sum,
-               required_sum));
+        Format("upper bounds sum to %g, which is lower than the required sum of %lld", high_sum,
+               static_cast<long long>(required_sum)));
   }
 
   result->allocs.assign(n, 0.0);

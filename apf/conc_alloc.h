@@ -8,6 +8,7 @@
 #ifndef APF_CONC_ALLOC_H_
 #define APF_CONC_ALLOC_H_
 
+#include <cstdint>
 #include <vector>
 
 #include "apf/status.h"
@@ -36,7 +37,8 @@ struct ConcurrencyAllocation {
 // `required_sum` (by more than 1e-7), or the upper bounds to less. When a bound leaves no
 // room, every item gets that bound and fair_prop is the smallest relative lower bound
 // (or the largest relative upper bound); a zero total gives all zeros and fair_prop 0.
-Status ComputeConcurrencyAllocation(int required_sum, const std::vector<AllocProblemItem>& items,
+Status ComputeConcurrencyAllocation(std::int64_t required_sum,
+                                    const std::vector<AllocProblemItem>& items,
                                     ConcurrencyAllocation* result);
 
 }  // namespace apf

@@ -11,7 +11,7 @@
 namespace apf {
 namespace {
 
-int GoRoundToInt(double x) { return static_cast<int>(GoFloatToInt64(GoRound(x))); }
+std::int64_t GoRoundToInt(double x) { return GoFloatToInt64(GoRound(x)); }
 
 bool IsMandatoryLevelName(std::string_view name) {
   return name == kExemptLevelName || name == kCatchAllLevelName;
@@ -27,8 +27,8 @@ SeatDemandResults ZeroLengthReading() {
 // The least a level's current limit may be this period (updateBorrowingLocked): never
 // below minCL; for a Limited level, up to its recent peak demand but not beyond its
 // nominal limit; an Exempt level may claim its whole peak.
-int MinCurrentCL(const PriorityLevelAllocation& level) {
-  const int high_watermark = level.seat_demand.high_watermark;
+std::int64_t MinCurrentCL(const PriorityLevelAllocation& level) {
+  const std::int64_t high_watermark = level.seat_demand.high_watermark;
   if (level.spec.exempt()) return std::max(level.limits.min_cl, high_watermark);
   return std::max(level.limits.min_cl, std::min(level.limits.nominal_cl, high_watermark));
 }
@@ -60,7 +60,7 @@ Status ConcurrencyAllocator::Digest(const std::vector<PriorityLevelAllocationSpe
       return Status::Invalid("two priority levels named \"" + spec.name + "\"");
     }
   }
-  *outcome = DigestOutcome();
+  DigestOutcome result;
 
   // digestNewPLsLocked: the configured levels, keeping the state of those that existed.
   std::vector<PriorityLevelAllocation> next;
@@ -83,13 +83,12 @@ Status ConcurrencyAllocator::Digest(const std::vector<PriorityLevelAllocationSpe
     if (!IsMandatoryLevelName(old.spec.name)) {
       // numPending, the other half of the Go condition, is never incremented (3.7).
       if (is_idle(old.spec.name)) {
-        outcome->removed.push_back(old.spec.name);
-        max_seats_.erase(old.spec.name);
+        result.removed.push_back(old.spec.name);
         continue;
       }
       next.push_back(old);
       next.back().quiescing = true;
-      outcome->quiescing.push_back(old.spec.name);
+      result.quiescing.push_back(old.spec.name);
       continue;
     }
     // A mandatory level without an object keeps its state and its last spec.
@@ -113,7 +112,13 @@ Status ConcurrencyAllocator::Digest(const std::vector<PriorityLevelAllocationSpe
   for (const PriorityLevelAllocation& level : next) {
     share_sum += static_cast<double>(level.spec.nominal_concurrency_shares);
   }
-  int nominal_cl_sum = 0;
+  // Go would divide 0 by 0 and convert NaN to an int, which is platform-dependent. No
+  // apiserver gets here: the config producer keeps the mandatory catch-all at 5 shares.
+  if (share_sum == 0) return Status::Invalid("the priority levels' shares add up to 0");
+
+  // From here on the digestion cannot fail.
+  for (const std::string& name : result.removed) max_seats_.erase(name);
+  std::int64_t nominal_cl_sum = 0;
   for (PriorityLevelAllocation& level : next) {
     level.limits = ComputePriorityLevelLimits(level.spec, server_concurrency_limit_, share_sum);
     nominal_cl_sum += level.limits.nominal_cl;
@@ -129,8 +134,9 @@ Status ConcurrencyAllocator::Digest(const std::vector<PriorityLevelAllocationSpe
   levels_ = std::move(next);
   nominal_cl_sum_ = nominal_cl_sum;
   for (const PriorityLevelAllocation& level : levels_) {
-    if (introduced.count(level.spec.name)) outcome->introduced.push_back(level.spec.name);
+    if (introduced.count(level.spec.name)) result.introduced.push_back(level.spec.name);
   }
+  *outcome = std::move(result);
 
   // The digestion ends with a re-division (updateBorrowingLocked(false, ...)). A new
   // level's integrator was created in this same instant, so its reading is empty.
@@ -145,12 +151,12 @@ void ConcurrencyAllocator::Adjust(const SeatDemandReset& reset_demand) {
   // of what is left; every other level becomes one item of the allocation problem.
   std::vector<AllocProblemItem> items;
   std::vector<int> item_of_level(levels_.size(), -1);
-  int remaining = nominal_cl_sum_;
-  int min_cl_sum = 0, min_current_cl_sum = 0;  // over non-Exempt levels
+  std::int64_t remaining = nominal_cl_sum_;
+  std::int64_t min_cl_sum = 0, min_current_cl_sum = 0;  // over non-Exempt levels
   for (size_t i = 0; i < levels_.size(); ++i) {
     PriorityLevelAllocation& level = levels_[i];
     level.seat_demand.Update(reset_demand(level.spec.name));
-    const int min_current_cl = MinCurrentCL(level);
+    const std::int64_t min_current_cl = MinCurrentCL(level);
     if (level.spec.exempt()) {
       remaining -= min_current_cl;
       continue;
@@ -217,7 +223,8 @@ void ConcurrencyAllocator::Adjust(const SeatDemandReset& reset_demand) {
     level.concurrency_denominator =
         level.current_cl > 0
             ? level.current_cl
-            : std::max(1, GoRoundToInt(static_cast<double>(server_concurrency_limit_) / 10));
+            : std::max<std::int64_t>(
+                  1, GoRoundToInt(static_cast<double>(server_concurrency_limit_) / 10));
   }
 }
 

@@ -53,10 +53,10 @@ struct PriorityLevelAllocation {
   SeatDemandStats seat_demand;
   // The concurrency limit the queue set is to enforce. For an Exempt level it is only
   // reported (its queue set never limits).
-  int current_cl = 0;
+  std::int64_t current_cl = 0;
   // What the queue set divides by for its ratio gauges: current_cl, or
   // max(1, round(serverCL / 10)) when current_cl is 0.
-  int concurrency_denominator = 1;
+  std::int64_t concurrency_denominator = 1;
   // The target_seats metric. As in the Go code, an Exempt level reports the target of
   // the first non-Exempt level (a quirk of indexing with a missing map key).
   double target_seats = 0;
@@ -121,7 +121,7 @@ class ConcurrencyAllocator {
 
   int server_concurrency_limit() const { return server_concurrency_limit_; }
   // The sum of the nominal limits: what the re-division divides (>= the server limit).
-  int nominal_cl_sum() const { return nominal_cl_sum_; }
+  std::int64_t nominal_cl_sum() const { return nominal_cl_sum_; }
   // The fair_frac gauge after the last re-division: the solver's fair proportion, or 0
   // when the solver was not used or failed.
   double fair_frac() const { return fair_frac_; }
@@ -134,7 +134,7 @@ class ConcurrencyAllocator {
   const int server_concurrency_limit_;
   std::vector<PriorityLevelAllocation> levels_;
   std::map<std::string, std::uint64_t, std::less<>> max_seats_;
-  int nominal_cl_sum_ = 0;
+  std::int64_t nominal_cl_sum_ = 0;
   double fair_frac_ = 0;
   Status last_solver_status_;
 };

@@ -11,7 +11,7 @@ namespace {
 // apf_controller.go priorityLevelMaxSeatsPercent.
 constexpr double kPriorityLevelMaxSeatsFraction = 0.15;
 
-int GoRoundToInt(double x) { return static_cast<int>(GoFloatToInt64(GoRound(x))); }
+std::int64_t GoRoundToInt(double x) { return GoFloatToInt64(GoRound(x)); }
 
 }  // namespace
 
@@ -65,9 +65,9 @@ PriorityLevelLimits ComputePriorityLevelLimits(const PriorityLevelAllocationSpec
   PriorityLevelLimits limits;
   // The ceiling makes the nominal limits add up to a little more than the server limit;
   // the controller keeps that sum (nominalCLSum) as the total to re-divide (3.4).
-  limits.nominal_cl = static_cast<int>(
+  limits.nominal_cl =
       GoFloatToInt64(std::ceil(static_cast<double>(server_concurrency_limit) *
-                               static_cast<double>(spec.nominal_concurrency_shares) / share_sum)));
+                               static_cast<double>(spec.nominal_concurrency_shares) / share_sum));
   const double nominal = static_cast<double>(limits.nominal_cl);
   if (spec.lendable_percent) {
     limits.lendable_cl = GoRoundToInt(nominal * static_cast<double>(*spec.lendable_percent) / 100);
@@ -84,7 +84,7 @@ PriorityLevelLimits ComputePriorityLevelLimits(const PriorityLevelAllocationSpec
   return limits;
 }
 
-std::uint64_t PriorityLevelMaxSeats(int nominal_cl, std::int32_t hand_size) {
+std::uint64_t PriorityLevelMaxSeats(std::int64_t nominal_cl, std::int32_t hand_size) {
   const double by_fraction =
       std::ceil(static_cast<double>(nominal_cl) * kPriorityLevelMaxSeatsFraction);
   const double by_hand = static_cast<double>(static_cast<std::int32_t>(nominal_cl) / hand_size);

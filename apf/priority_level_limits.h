@@ -55,12 +55,14 @@ inline int ServerConcurrencyLimit(int max_requests_inflight, int max_mutating_re
   return max_requests_inflight + max_mutating_requests_inflight;
 }
 
+// Seat counts are Go ints (64 bits) as in the controller; a borrowing percent may be any
+// int32, so maxCL can exceed the int32 range.
 struct PriorityLevelLimits {
-  int nominal_cl = 0;    // ceil(serverCL * shares / shareSum)
-  int lendable_cl = 0;   // round(nominalCL * lendablePercent / 100)
-  int borrowing_cl = 0;  // round(nominalCL * borrowingLimitPercent / 100), or serverCL
-  int min_cl = 0;        // nominalCL - lendableCL
-  int max_cl = 0;        // nominalCL + borrowingCL
+  std::int64_t nominal_cl = 0;    // ceil(serverCL * shares / shareSum)
+  std::int64_t lendable_cl = 0;   // round(nominalCL * lendablePercent / 100)
+  std::int64_t borrowing_cl = 0;  // round(nominalCL * borrowingLimitPercent / 100), or serverCL
+  std::int64_t min_cl = 0;        // nominalCL - lendableCL
+  std::int64_t max_cl = 0;        // nominalCL + borrowingCL
 };
 
 // The limits of `spec` when the shares of all levels (quiescing ones included) add up to
@@ -72,7 +74,7 @@ PriorityLevelLimits ComputePriorityLevelLimits(const PriorityLevelAllocationSpec
 // max(1, min(ceil(nominalCL * 0.15), nominalCL / handSize)), the division in int32.
 // The product is an ordinary float64 product: 20 * 0.15 rounds to exactly 3.0, so 20
 // seats give 3 (as Kubernetes' max_seats_test.go expects 15 for 100 seats).
-std::uint64_t PriorityLevelMaxSeats(int nominal_cl, std::int32_t hand_size);
+std::uint64_t PriorityLevelMaxSeats(std::int64_t nominal_cl, std::int32_t hand_size);
 
 }  // namespace apf
 

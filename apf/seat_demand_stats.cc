@@ -8,7 +8,7 @@
 namespace apf {
 
 void SeatDemandStats::Update(const SeatDemandResults& period) {
-  high_watermark = static_cast<int>(GoFloatToInt64(GoRound(period.max)));
+  high_watermark = GoFloatToInt64(GoRound(period.max));
   if (period.duration_seconds <= 0) return;
   const double deviation = std::isnan(period.std_dev) ? 0 : period.std_dev;
   avg = period.average;

@@ -6,6 +6,8 @@
 #ifndef APF_SEAT_DEMAND_STATS_H_
 #define APF_SEAT_DEMAND_STATS_H_
 
+#include <cstdint>
+
 #include "apf/seat_demand_integrator.h"
 
 namespace apf {
@@ -19,7 +21,7 @@ inline constexpr double kSeatDemandSmoothingComplement = 0.023;
 struct SeatDemandStats {
   double avg = 0;
   double std_dev = 0;
-  int high_watermark = 0;
+  std::int64_t high_watermark = 0;  // a Go int
   double smoothed = 0;
 
   // Folds in one period's integrator results. The high watermark always follows the

@@ -94,6 +94,16 @@ TEST_CASE("an unset borrowing limit lets a level borrow the whole server limit",
   CHECK(apf::ComputePriorityLevelLimits(unfenced, 600, 265).max_cl == 46 + 600);
 }
 
+TEST_CASE("a borrowing limit may take maxCL beyond the int32 range, as Go ints do",
+          "[allocation]") {
+  // borrowingLimitPercent may be any non-negative int32 (APF-SPEC 2.8).
+  auto spec = Level("greedy", 1, 0, 4, 2147483647);
+  const apf::PriorityLevelLimits limits = apf::ComputePriorityLevelLimits(spec, 600, 1);
+  // By hand: round(600 * 2147483647 / 100) = 12884901882.
+  CHECK(limits.borrowing_cl == 12884901882);
+  CHECK(limits.max_cl == 600 + 12884901882);
+}
+
 TEST_CASE("an unset lendable percent lends nothing", "[allocation]") {
   auto spec = Level("x", 10, 0, 4);
   spec.lendable_percent.reset();

@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <map>
 #include <string>
@@ -50,13 +51,13 @@ apf::ConcurrencyAllocator::LevelIdle IdleIf(bool idle) {
   return [idle](const std::string&) { return idle; };
 }
 
-int CurrentCL(const apf::ConcurrencyAllocator& a, const std::string& name) {
+std::int64_t CurrentCL(const apf::ConcurrencyAllocator& a, const std::string& name) {
   const apf::PriorityLevelAllocation* level = a.Find(name);
   if (!level) FAIL("no level " << name);
   return level->current_cl;
 }
 
-int NominalCL(const apf::ConcurrencyAllocator& a, const std::string& name) {
+std::int64_t NominalCL(const apf::ConcurrencyAllocator& a, const std::string& name) {
   const apf::PriorityLevelAllocation* level = a.Find(name);
   if (!level) FAIL("no level " << name);
   return level->limits.nominal_cl;
@@ -500,4 +501,16 @@ TEST_CASE("a digestion with an invalid or repeated level changes nothing", "[all
   CHECK(demand.reads.empty());
   CHECK(a.levels().size() == 8);
   CHECK(NominalCL(a, "workload-low") == 245);
+}
+
+TEST_CASE("a configuration whose shares add up to zero is refused", "[allocation][config]") {
+  // Go would compute ceil(0 / 0) and convert NaN to an int (platform-dependent); a real
+  // apiserver never gets there because catch-all is kept at 5 shares.
+  apf::ConcurrencyAllocator a(600);
+  FakeDemand demand;
+  apf::ConcurrencyAllocator::DigestOutcome outcome;
+  CHECK_FALSE(
+      a.Digest({Level("catch-all", 0, 0, std::nullopt)}, demand.Reset(), IdleIf(true), &outcome)
+          .ok());
+  CHECK(a.levels().empty());
 }
