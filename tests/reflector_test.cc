@@ -45,7 +45,9 @@ WatchEnd ErrorEvent(ReflectorError error) {
 
 }  // namespace
 
-TEST_CASE("reflector backoff: 0.8 s doubling to the 30 s cap, each times U[1,2)", "[reflector]") {
+TEST_CASE(
+    "reflector backoff: 0.8 s doubling to the 30 s cap, each delay jittered up to twice its base",
+    "[reflector]") {
   // CLIENT-SPEC 4.1: [0.8,1.6), [1.6,3.2), [3.2,6.4), [6.4,12.8), [12.8,25.6),
   // [25.6,51.2), then [30,60) s forever (51.2 > cap, so the base becomes 30 s).
   Random rng(3, "backoff"), twin(3, "backoff");
@@ -100,7 +102,8 @@ TEST_CASE("legacy reflector backoff restarts only after a 2 min quiet gap (clien
         Jittered(800 * kMillisecond, twin));
 }
 
-TEST_CASE("watch timeouts are uniform in [300, 600) s, truncated to whole seconds", "[reflector]") {
+TEST_CASE("watch timeouts are uniform from 300 s up to 600 s, truncated to whole seconds",
+          "[reflector]") {
   // CLIENT-SPEC 4.1: int64(300 + rand*(600-300)); a MinWatchTimeout below 5 min is
   // ignored; 8 min gives [480, 960).
   for (Nanos min_timeout : {Nanos{0}, 4 * kMinute, 8 * kMinute}) {
@@ -199,7 +202,7 @@ TEST_CASE("a 410 on a continuation page gives one full list at the first page's 
   CHECK(reflector.paginated_result());  // page 1 had a continue token
 }
 
-TEST_CASE("a 410 on the list itself retries at once with RV \"\" and the same page size",
+TEST_CASE("a 410 on the list itself retries at once at the empty RV with the same page size",
           "[reflector]") {
   // CLIENT-SPEC 4.3: "A 410 or too-large-RV on the list as a whole -> set unavailable and
   // retry at once with RV=\"\"". A relist at lastSyncRV (page size 0) expired: the retry
@@ -230,7 +233,7 @@ TEST_CASE("a 410 on the list itself retries at once with RV \"\" and the same pa
   CHECK_FALSE(reflector.last_sync_unavailable());
 }
 
-TEST_CASE("a normal watch end re-watches at once; a very short one relists after a delay",
+TEST_CASE("a normal watch end re-watches at once, a very short one relists after a delay",
           "[reflector]") {
   // CLIENT-SPEC 4.2: err == nil -> re-watch from lastSyncRV, no delay, no LIST; under 1 s
   // with 0 events -> VeryShortWatchError -> RUN delay -> relist.
@@ -332,7 +335,7 @@ TEST_CASE("WatchList streams the initial list, then keeps the stream as its watc
   CHECK(step.watch.resource_version == ResourceVersion::kLastSynced);
 }
 
-TEST_CASE("WatchList: 429 backs off, 410 retries at RV \"\", other errors fall back to LIST",
+TEST_CASE("WatchList: 429 backs off, 410 retries at the empty RV, other errors fall back to LIST",
           "[reflector]") {
   // CLIENT-SPEC 4.4 (watchList's isErrorRetriableWithSideEffectsFn). A server without the
   // WatchList gate rejects sendInitialEvents (422): the round falls back to a paged LIST.
