@@ -8,6 +8,9 @@
 // nanoseconds exactly as Go's time.Duration, so delays match the real limiter to the
 // nanosecond: tokens are refilled lazily by Duration.Seconds() * limit, and a shortfall is
 // turned into a wait by Duration((tokens / limit) * 1e9), truncated toward zero.
+// Differences, none reachable from client-go: rate.Inf (an unlimited Limiter) is not
+// modelled, since client-go expresses "no limiter" by having none; and an instant past
+// the end of time saturates at kNever where Go's time.Time.Add would overflow.
 #ifndef SIM_TOKEN_BUCKET_H_
 #define SIM_TOKEN_BUCKET_H_
 
