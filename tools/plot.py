@@ -43,6 +43,7 @@ import math
 import os
 import sys
 import tempfile
+from array import array
 
 # The simulator's output contract (issue 7, `apfsim run`). Headers must match exactly.
 TIMELINE_COLUMNS = [
@@ -113,6 +114,13 @@ def _type_name(value):
     return "an object"
 
 
+def _is_integral(value):
+    """An integer, also when a JSON writer spelled it 12.0."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    return isinstance(value, int) or (math.isfinite(value) and value == int(value))
+
+
 class _JsonReader:
     """Typed access to a parsed JSON document; errors name the file and the field path."""
 
@@ -134,15 +142,19 @@ class _JsonReader:
         ok = {
             "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool)
                                 and math.isfinite(v),
-            "int": lambda v: isinstance(v, int) and not isinstance(v, bool),
-            "int-or-null": lambda v: v is None or (isinstance(v, int) and not isinstance(v, bool)),
+            "number-or-null": lambda v: v is None or (
+                isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)),
+            "int": _is_integral,
+            "int-or-null": lambda v: v is None or _is_integral(v),
             "string": lambda v: isinstance(v, str),
             "object": lambda v: isinstance(v, dict),
             "list": lambda v: isinstance(v, list),
         }[kind](value)
         if not ok:
-            wanted = {"number": "a number", "int": "an integer", "int-or-null": "an integer or null",
-                      "string": "a string", "object": "an object", "list": "a list"}[kind]
+            wanted = {"number": "a number", "int": "an integer",
+                      "int-or-null": "an integer or null",
+                      "number-or-null": "a number or null", "string": "a string",
+                      "object": "an object", "list": "a list"}[kind]
             self.fail(path, "expected %s, got %s" % (wanted, _type_name(value)))
         return value
 
@@ -162,7 +174,7 @@ def _read_level_summaries(reader, obj, path):
             "dispatched": reader.get(level, "dispatched", "int", p),
             "rejected": {reason: reader.get(rejected, reason, "int", p + ".rejected")
                          for reason, _, _ in REJECT_REASONS},
-            "waitSeconds": {q: reader.get(wait, q, "number", p + ".waitSeconds")
+            "waitSeconds": {q: reader.get(wait, q, "number-or-null", p + ".waitSeconds")
                             for q in ("p50", "p99", "max")},
             "peakExecutingSeats": reader.get(level, "peakExecutingSeats", "int", p),
         }
@@ -178,7 +190,8 @@ def _read_client_summaries(reader, obj, path):
         clients[name] = {key: reader.get(client, key, "int", p)
                          for key in ("calls", "attempts", "succeeded", "failed", "http429")}
         clients[name]["latencySeconds"] = {
-            q: reader.get(latency, q, "number", p + ".latencySeconds") for q in ("p50", "p99", "max")}
+            q: reader.get(latency, q, "number-or-null", p + ".latencySeconds")
+            for q in ("p50", "p99", "max")}
     return clients
 
 
@@ -192,7 +205,8 @@ def read_summary(run_dir):
         raise InputError("%s: missing (is %s the output directory of `apfsim run`?)"
                          % (path, run_dir)) from None
     except json.JSONDecodeError as e:
-        raise InputError("%s:%d:%d: not valid JSON: %s" % (path, e.lineno, e.colno, e.msg)) from None
+        raise InputError("%s:%d:%d: not valid JSON: %s"
+                         % (path, e.lineno, e.colno, e.msg)) from None
     except (OSError, UnicodeDecodeError) as e:
         raise InputError("%s: cannot read: %s" % (path, e)) from None
     r = _JsonReader(path)
@@ -223,51 +237,6 @@ def read_summary(run_dir):
              _read_level_summaries(r, r.get(replica, "priorityLevels", "object", p),
                                    p + ".priorityLevels")))
     return summary
-
-
-def _read_csv(path, columns, text_columns):
-    """Yields (line number, row dict) of a CSV file whose header must be exactly `columns`.
-
-    Numbers become floats; cells in OPTIONAL_CELLS may be empty and become NaN."""
-    try:
-        f = open(path, newline="", encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError("%s: missing" % path) from None
-    except OSError as e:
-        raise InputError("%s: cannot read: %s" % (path, e)) from None
-    with f:
-        rows = csv.reader(f)
-        try:
-            header = next(rows, None)
-            if header != columns:
-                raise InputError("%s:1: %s" % (path, header_problem(header, columns)))
-            for row in rows:
-                line = rows.line_num
-                if not row:
-                    continue
-                if len(row) != len(columns):
-                    raise InputError("%s:%d: %d cells, expected %d"
-                                     % (path, line, len(row), len(columns)))
-                values = {}
-                for column, cell in zip(columns, row):
-                    if column in text_columns:
-                        if not cell:
-                            raise InputError("%s:%d: column %s is empty" % (path, line, column))
-                        values[column] = cell
-                    elif cell == "" and column in OPTIONAL_CELLS:
-                        values[column] = math.nan
-                    else:
-                        try:
-                            number = float(cell)
-                        except ValueError:
-                            number = math.nan
-                        if not math.isfinite(number):
-                            raise InputError("%s:%d: column %s: expected a number, got %r"
-                                             % (path, line, column, cell))
-                        values[column] = number
-                yield line, values
-        except (csv.Error, UnicodeDecodeError) as e:
-            raise InputError("%s:%d: cannot read CSV: %s" % (path, rows.line_num, e)) from None
 
 
 def header_problem(header, columns):
@@ -303,22 +272,77 @@ class Series:
         return self.times[-1] + self.interval_s if self.times else 0.0
 
 
-def _group(path, rows, key_columns, value_columns, interval_s):
-    """Groups CSV rows into a Series per key, rejecting a repeated (time, key)."""
-    grouped = {}
-    for line, row in rows:
-        key = tuple(row[c] for c in key_columns)
-        grouped.setdefault(key, {}).setdefault(row["time_s"], (line, row))
-        first_line, _ = grouped[key][row["time_s"]]
-        if first_line != line:
-            raise InputError("%s:%d: a second row for time %g, %s (the first is on line %d)"
-                             % (path, line, row["time_s"], ", ".join(key), first_line))
+def read_table(path, columns, key_columns, interval_s):
+    """Reads a CSV file whose header must be exactly `columns` into a Series per key (the
+    tuple of the key_columns' cells), sorted by time_s; a repeated (key, time) is an error.
+
+    Cells in OPTIONAL_CELLS may be empty and read as NaN; every other cell must be a finite
+    number. Values are kept column-wise in arrays of doubles: a day at one-second intervals
+    is millions of rows."""
+    try:
+        f = open(path, newline="", encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError("%s: missing" % path) from None
+    except OSError as e:
+        raise InputError("%s: cannot read: %s" % (path, e)) from None
+    key_at = [columns.index(c) for c in key_columns]
+    value_columns = [c for c in columns if c not in key_columns and c != "time_s"]
+    value_at = [(columns.index(c), c, c in OPTIONAL_CELLS) for c in value_columns]
+    tables = {}  # key -> (line numbers, times, {column: values})
+    with f:
+        rows = csv.reader(f)
+        try:
+            header = next(rows, None)
+            if header != columns:
+                raise InputError("%s:1: %s" % (path, header_problem(header, columns)))
+            for row in rows:
+                line = rows.line_num
+                if not row:
+                    continue
+                if len(row) != len(columns):
+                    raise InputError("%s:%d: %d cells, expected %d"
+                                     % (path, line, len(row), len(columns)))
+                key = tuple(row[i] for i in key_at)
+                for column, cell in zip(key_columns, key):
+                    if not cell:
+                        raise InputError("%s:%d: column %s is empty" % (path, line, column))
+                table = tables.get(key)
+                if table is None:
+                    table = tables[key] = (array("q"), array("d"),
+                                           {c: array("d") for c in value_columns})
+                table[0].append(line)
+                table[1].append(_number(path, line, "time_s", row[0]))
+                values = table[2]
+                for i, column, optional in value_at:
+                    cell = row[i]
+                    values[column].append(math.nan if optional and cell == ""
+                                          else _number(path, line, column, cell))
+        except (csv.Error, UnicodeDecodeError) as e:
+            raise InputError("%s:%d: cannot read CSV: %s" % (path, rows.line_num, e)) from None
     series = {}
-    for key, by_time in grouped.items():
-        times = sorted(by_time)
-        series[key] = Series(times, {c: [by_time[t][1][c] for t in times] for c in value_columns},
-                             interval_s)
+    for key, (lines, times, values) in tables.items():
+        order = range(len(times))
+        if any(times[i] >= times[i + 1] for i in range(len(times) - 1)):
+            order = sorted(order, key=lambda i: (times[i], lines[i]))
+            for a, b in zip(order, order[1:]):
+                if times[a] == times[b]:
+                    raise InputError("%s:%d: a second row for time %g, %s (the first is on "
+                                     "line %d)" % (path, lines[b], times[b], ", ".join(key),
+                                                   lines[a]))
+            times = array("d", (times[i] for i in order))
+            values = {c: array("d", (v[i] for i in order)) for c, v in values.items()}
+        series[key] = Series(times, values, interval_s)
     return series
+
+
+def _number(path, line, column, cell):
+    try:
+        value = float(cell)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value):
+        raise InputError("%s:%d: column %s: expected a number, got %r" % (path, line, column, cell))
+    return value
 
 
 class Run:
@@ -341,9 +365,8 @@ class Run:
         """{replica: {level: Series}} from timeline.csv."""
         if self._levels is None:
             path = os.path.join(self.dir, "timeline.csv")
-            values = TIMELINE_COLUMNS[3:]
-            flat = _group(path, _read_csv(path, TIMELINE_COLUMNS, {"replica", "priority_level"}),
-                          ("replica", "priority_level"), values, self.interval_s)
+            flat = read_table(path, TIMELINE_COLUMNS, ["replica", "priority_level"],
+                              self.interval_s)
             if not flat:
                 raise InputError("%s: no rows after the header" % path)
             self._levels = {}
@@ -355,8 +378,7 @@ class Run:
         """{client: Series} from clients.csv."""
         if self._clients is None:
             path = os.path.join(self.dir, "clients.csv")
-            flat = _group(path, _read_csv(path, CLIENT_COLUMNS, {"client"}), ("client",),
-                          CLIENT_COLUMNS[2:], self.interval_s)
+            flat = read_table(path, CLIENT_COLUMNS, ["client"], self.interval_s)
             self._clients = {key[0]: s for key, s in sorted(flat.items())}
         return self._clients
 
@@ -462,8 +484,9 @@ def save_figure(fig, path):
 class TimeAxis:
     """Virtual time on the x axis: minutes for runs of five minutes or more, else seconds."""
 
-    def __init__(self, duration_s):
+    def __init__(self, duration_s, panel_width_in):
         self.duration_s = max(duration_s, 1e-9)
+        self.panel_width_in = panel_width_in  # to space the mark labels
         if duration_s >= 300:
             self.scale, self.label = 1 / 60, "virtual time (min)"
         else:
@@ -549,15 +572,17 @@ def say_empty(ax, text):
             color="#888888", bbox=dict(facecolor="white", edgecolor="none", pad=1.5), zorder=5)
 
 
-def merge_close_marks(marks, duration_s, min_fraction=0.04):
-    """Marks so close that their labels would collide share one label."""
-    merged = []
+def merge_close_marks(marks, min_gap_s):
+    """Marks closer than min_gap_s to the first of a group share its label, which says how
+    many more it stands for; else their slanted labels would print over each other."""
+    groups = []
     for at, label in sorted(marks):
-        if merged and at - merged[-1][0] < duration_s * min_fraction:
-            merged[-1] = (merged[-1][0], merged[-1][1] + " / " + label)
+        if groups and at - groups[-1][0][0] < min_gap_s:
+            groups[-1].append((at, label))
         else:
-            merged.append((at, label))
-    return merged
+            groups.append([(at, label)])
+    return [(group[0][0], group[0][1] + ("" if len(group) == 1 else " (+%d)" % (len(group) - 1)))
+            for group in groups]
 
 
 def draw_marks(ax, marks, taxis, labelled):
@@ -569,7 +594,8 @@ def draw_marks(ax, marks, taxis, labelled):
                    alpha=0.8, zorder=1)
     if labelled and inside:
         top = ax.secondary_xaxis("top")
-        merged = merge_close_marks(inside, taxis.duration_s)
+        # Labels slanted at 30 degrees clear each other when a quarter of an inch apart.
+        merged = merge_close_marks(inside, taxis.duration_s * 0.25 / taxis.panel_width_in)
         top.set_xticks([taxis.x(at) for at, _ in merged])
         top.set_xticklabels([label for _, label in merged], rotation=30, ha="left",
                             rotation_mode="anchor", fontsize=7.5, color=COLOR_MARK)
@@ -725,7 +751,7 @@ def level_row_title(name, s, level_summary, pools):
                      else "nominalCL %s seats" % fmt_count(nominal))
     else:
         parts.append("not limited")
-    if level_summary and level_summary.get("maxSeats") is not None:
+    if not pools and level_summary and level_summary.get("maxSeats") is not None:
         parts.append("at most %d seats per request" % level_summary["maxSeats"])
     parts.append("peak %s executing" % plural(finite_max(s["peak_executing_seats"]),
                                               seats[:-1]))
@@ -735,6 +761,10 @@ def level_row_title(name, s, level_summary, pools):
     if total:
         parts.append("%s rejected (%s)" % (fmt_count(total), ", ".join(
             "%s %s" % (reason, fmt_count(n)) for reason, n in rejected if n)))
+        retry_after = finite_max(s["retry_after_s"])
+        if retry_after:
+            # APF-SPEC 1.6: the level's Retry-After grows from 1 s while drops go on.
+            parts.append("Retry-After up to %g s" % retry_after)
     else:
         parts.append("none rejected")
     return name, "   ·   ".join(parts)
@@ -831,18 +861,21 @@ def draw_replica(run, replica):
                          lambda n: nominal_of(levels[n]))
     idle = sort_levels([n for n in levels if n not in active], lambda n: nominal_of(levels[n]))
     summaries = dict(run.summary["replicas"]).get(replica) or run.summary["priorityLevels"]
-    taxis = TimeAxis(max(run.duration_s(), max(s.end() for s in levels.values())))
+    taxis = TimeAxis(max(run.duration_s(), max(s.end() for s in levels.values())), 3.4)
     marks = run.summary["marks"]
 
     rows = row_heights(len(active), 2.0, marks)
     fig, bands = new_figure(17.0, [0.6, 0.85] + rows + [0.7])
     what = "MaxInFlight pools (APF off)" if pools else "API Priority and Fairness"
     title_band(bands[0], "%s  —  %s" % (run.title(), replica),
-               "%s on %s: one row per %s with any activity, largest nominal limit first"
-               % (what, replica, "pool" if pools else "priority level"))
-    legend_band(bands[1], [1] * len(LEVEL_COLUMNS),
-                [(i, heading, handles(pools) if handles is seats_handles else handles())
-                 for i, (heading, _, handles, _, _) in enumerate(LEVEL_COLUMNS)])
+               "%s on %s: one row per %s with any activity, largest %slimit first"
+               % (what, replica, "pool" if pools else "priority level",
+                  "" if pools else "nominal "))
+    legends = [(i, heading, handles(pools) if handles is seats_handles else handles())
+               for i, (heading, _, handles, _, _) in enumerate(LEVEL_COLUMNS)]
+    if pools:
+        legends[0] = (0, "Executing requests vs limit", seats_handles(pools))
+    legend_band(bands[1], [1] * len(LEVEL_COLUMNS), legends)
     factor = 1
     for row, name in enumerate(active):
         s, factor = coarsen(levels[name], LEVEL_RULES)
@@ -924,7 +957,7 @@ def draw_clients(run):
     active = sort_clients([n for n in clients if client_is_active(clients[n])],
                           lambda n: sum(clients[n]["calls"]))
     idle = sorted(n for n in clients if n not in active)
-    taxis = TimeAxis(max([run.duration_s()] + [s.end() for s in clients.values()]))
+    taxis = TimeAxis(max([run.duration_s()] + [s.end() for s in clients.values()]), 3.8)
     marks = run.summary["marks"]
     rows = row_heights(len(active), 1.8, marks)
     fig, bands = new_figure(14.0, [0.6, 0.7] + rows + [0.5])
@@ -1059,6 +1092,10 @@ def finish_pairs(pairs, runs, taxis, row, rows, ylabels, tops, empties, present,
         ax_b.tick_params(labelleft=False)
 
 
+def fmt_limit(nominal):
+    return fmt_count(nominal) if nominal > 0 else "none (not limited)"
+
+
 def chain(values):
     """'245 → 227', or '98' when both runs agree."""
     values = list(dict.fromkeys(values))
@@ -1090,7 +1127,7 @@ def draw_compare(run_a, run_b):
         lambda n: sum(sum(c[n]["calls"]) for c in clients if n in c))
 
     taxis = TimeAxis(max([r.duration_s() for r in runs] +
-                         [s.end() for n in names for s in all_series(n)]))
+                         [s.end() for n in names for s in all_series(n)]), 1.9)
     any_marks = run_a.summary["marks"] or run_b.summary["marks"]
     level_rows = row_heights(len(shown), 1.85, any_marks)
     client_rows = [1.7] * len(client_names)
@@ -1121,7 +1158,7 @@ def draw_compare(run_a, run_b):
         band = bands[3 + row]
         pairs = pair_axes(band)
         draw_row_title(band, name, "nominal limit per replica: %s" % chain(
-            fmt_count(nominal_of(next(iter(lv[name].values())))) if name in lv else "absent"
+            fmt_limit(nominal_of(next(iter(lv[name].values())))) if name in lv else "absent"
             for lv in per_level))
         tops = [0.0] * 4
         for side, lv in enumerate(per_level):
