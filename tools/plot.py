@@ -1341,6 +1341,67 @@ def run_section(run, html_dir, anchor):
     return "\n".join(out)
 
 
+def run_letter(index):
+    return chr(ord("A") + index) if index < 26 else str(index + 1)
+
+
+def overview_tables(runs):
+    """The numbers that differ between runs, one sub-column per run: per level the nominal
+    limit, peak executing seats, rejections and wait p99; per client the 429s, failures and
+    latency p99. A level or client missing from a run shows a dash."""
+    def table(first, names, metrics, lookup):
+        head = "<tr><th rowspan=2>%s</th>%s</tr>\n<tr>%s</tr>" % (
+            first,
+            "".join("<th colspan=%d>%s</th>" % (len(runs), title) for title, _, _ in metrics),
+            "".join('<th title="%s">%s</th>' % (html.escape(r.title(), quote=True), letter)
+                    for _ in metrics for letter, r in zip(letters, runs)))
+        rows = []
+        for name in names:
+            cells = [_cell(name, "name")]
+            for _, key, bad_when in metrics:
+                for r in runs:
+                    value = lookup(r, name)
+                    if value is None:
+                        cells.append(_cell("–"))
+                    else:
+                        text, number = key(value)
+                        cells.append(_cell(text, bad=bad_when and number > 0))
+            rows.append("<tr>%s</tr>" % "".join(cells))
+        return "<table>\n%s\n%s\n</table>" % (head, "\n".join(rows))
+
+    letters = [run_letter(i) for i in range(len(runs))]
+    levels = {}
+    for r in runs:
+        for name, lv in r.summary["priorityLevels"].items():
+            levels[name] = max(levels.get(name, 0), lv["nominalCL"])
+    clients = {}
+    for r in runs:
+        for name, c in r.summary["clients"].items():
+            clients[name] = max(clients.get(name, 0), c["calls"])
+    level_metrics = [
+        ("nominalCL (seats)", lambda lv: (fmt_count(lv["nominalCL"]), 0), False),
+        ("peak executing seats", lambda lv: (fmt_count(lv["peakExecutingSeats"]), 0), False),
+        ("rejected (all reasons)", lambda lv: (fmt_count(sum(lv["rejected"].values())),
+                                               sum(lv["rejected"].values())), True),
+        ("queue wait p99", lambda lv: (fmt_seconds(lv["waitSeconds"]["p99"]), 0), False),
+    ]
+    client_metrics = [
+        ("calls", lambda c: (fmt_count(c["calls"]), 0), False),
+        ("HTTP 429s", lambda c: (fmt_count(c["http429"]), c["http429"]), True),
+        ("failed after retries", lambda c: (fmt_count(c["failed"]), c["failed"]), True),
+        ("latency p99", lambda c: (fmt_seconds(c["latencySeconds"]["p99"]), 0), False),
+    ]
+    return "\n".join([
+        '<p class="meta">%s</p>' % "; ".join("<b>%s</b> = %s" % (letter, html.escape(r.title()))
+                                             for letter, r in zip(letters, runs)),
+        "<h3>Priority levels, all replicas</h3>",
+        table("Priority level", sort_levels(levels, levels.get), level_metrics,
+              lambda r, n: r.summary["priorityLevels"].get(n)),
+        "<h3>Clients</h3>",
+        table("Client", sort_clients(clients, clients.get), client_metrics,
+              lambda r, n: r.summary["clients"].get(n))])
+
+
 def fmt_duration(seconds):
     if seconds >= 120:
         return "%g min" % round(seconds / 60, 2)
@@ -1366,13 +1427,19 @@ def write_index(out_html, run_dirs, compare_png):
              '<p class="meta">Simulated Kubernetes API Priority and Fairness. Each run below has '
              "its summary (seats are APF's unit of concurrency; a level's nominalCL is its "
              "share of the server's limit) and its plots, one per apiserver replica.</p>",
-             "<nav>%s%s</nav>" % ('<a href="#compare">comparison</a>' if compare_png else "",
+             "<nav>%s%s%s</nav>" % (
+                 '<a href="#overview">side by side</a>' if len(runs) > 1 else "",
+                 '<a href="#compare">comparison picture</a>' if compare_png else "",
                                   "".join('<a href="#%s">%s</a>' % (a, html.escape(r.title()))
                                           for a, r in zip(anchors, runs)))]
+    if len(runs) > 1:
+        parts.append('<section id="overview"><h2>The runs side by side</h2>%s</section>'
+                     % overview_tables(runs))
     if compare_png:
-        parts.append('<section id="compare"><h2>Comparison</h2>%s</section>'
+        parts.append('<section id="compare"><h2>Comparison picture</h2>%s</section>'
                      % _figure(html_dir, os.path.abspath(compare_png),
-                               "Side by side: " + " vs ".join(r.title() for r in runs)))
+                               "Two runs side by side (tools/plot.py --compare), each row on "
+                               "one scale"))
     for anchor, r in zip(anchors, runs):
         parts.append(run_section(r, html_dir, anchor))
     parts.append("</body></html>\n")
