@@ -160,8 +160,11 @@ TEST_CASE("plot.py --index writes a page with each run's levels, clients and plo
         "tenant-sweep", "tenant-operator", "kubectl-user", "idle-client"}) {
     CHECK(page.find(name) != std::string::npos);
   }
-  // run-a's summary.json: workload-low rejected 150 queue-full and 5 time-out.
+  // run-a's summary.json: workload-low rejected 150 queue-full and 5 time-out; the table
+  // of both runs side by side shows the total, 155.
   CHECK(page.find(">150<") != std::string::npos);
+  CHECK(page.find("id=\"overview\"") != std::string::npos);
+  CHECK(page.find(">155<") != std::string::npos);
   // Every picture is linked relative to the page and exists: the comparison, and per run
   // two replicas and the clients.
   std::regex src("src=\"([^\"]+)\"");
