@@ -12,8 +12,23 @@ namespace {
 constexpr SeatSeconds kRDecrement = kMaxSeatSeconds / 2;
 constexpr SeatSeconds kHighR = kRDecrement + kRDecrement / 2;
 
-// The real scan keeps the first queue whose finish is strictly below the best so far,
-// so of equal finishes the earlier position wins.
+// InitialSeats * G in SeatSeconds. SeatsTimesDuration(seats, 3 ms) computes
+// round(seats * 3e6 / 10); below 2^31 seats the product and quotient are exact integers
+// in float64, so the integer product is the same number without the rounding call.
+SeatSeconds InitialWork(std::uint64_t initial_seats) {
+  if (initial_seats < (std::uint64_t{1} << 31)) {
+    return initial_seats * static_cast<SeatSeconds>(kEstimatedServiceDuration / 10);
+  }
+  return SeatsTimesDuration(static_cast<double>(initial_seats), kEstimatedServiceDuration);
+}
+
+// FinalSeats * AdditionalLatency in SeatSeconds; zero when either is (as the float
+// expression gives, -0 included).
+SeatSeconds FinalWork(const RequestSeats& seats) {
+  if (seats.final_seats == 0 || seats.additional_latency == 0) return 0;
+  return SeatsTimesDuration(static_cast<double>(seats.final_seats), seats.additional_latency);
+}
+
 QueueSet::StartResult Rejected(QueueSet::StartOutcome outcome) {
   QueueSet::StartResult result;
   result.outcome = outcome;
@@ -146,6 +161,8 @@ void QueueSet::Unlink(List& list, std::uint32_t slot) {
 
 void QueueSet::SyncTime(Nanos now) {
   assert(now >= last_real_time_);
+  // No time passed: R cannot move (round(ratio * 0) is 0) and was below highR already.
+  if (now == last_real_time_) return;
   const Nanos elapsed = now - last_real_time_;
   last_real_time_ = now;
   const SeatSeconds previous = current_r_;
@@ -243,11 +260,8 @@ QueueSet::StartResult QueueSet::StartRequest(Nanos now, std::uint64_t id, const 
   r.arrival_r = current_r_;
   r.queue = queue_slot;
   r.state = State::kWaiting;
-  r.final_work =
-      SeatsTimesDuration(static_cast<double>(seats.final_seats), seats.additional_latency);
-  r.total_work =
-      SeatsTimesDuration(static_cast<double>(seats.initial_seats), kEstimatedServiceDuration) +
-      r.final_work;
+  r.final_work = FinalWork(seats);
+  r.total_work = InitialWork(seats.initial_seats) + r.final_work;
 
   const bool was_active = q.active();
   if (!was_active) q.next_dispatch_r = current_r_;  // the queue starts at the current R
@@ -320,11 +334,33 @@ std::optional<int> QueueSet::FindDispatchPosition() {
   // so a full scan leaves it at its start taken modulo n (-1 becomes n-1).
   const int start = (robin_index_ + 1) % n;
   robin_index_ = (start + n - 1) % n;
-  const TreeNode first = TreeMin(start, n);
-  const TreeNode second = TreeMin(0, start);
-  const TreeNode& best = second.key < first.key ? second : first;
-  if (best.key == kMaxSeatSeconds) return std::nullopt;
-  return best.position;
+  if (dispatch_by_scan_) {
+    int best = -1;
+    SeatSeconds best_finish = kMaxSeatSeconds;
+    for (int i = 0, position = start; i < n; ++i, position = position + 1 == n ? 0 : position + 1) {
+      const Queue& q = queues_[queue_order_[position]];
+      if (q.waiting.head == kNone) continue;
+      const SeatSeconds finish = q.next_dispatch_r + pool_[q.waiting.head].total_work;
+      if (finish < best_finish) {
+        best_finish = finish;
+        best = position;
+      }
+    }
+    if (best < 0) return std::nullopt;
+    return best;
+  }
+  // The root holds the least finish and its leftmost queue. The scan from `start` meets
+  // that queue first unless an equal finish lies at or after `start`.
+  const TreeNode& least = tree_[1];
+  if (least.key == kMaxSeatSeconds) return std::nullopt;
+  if (least.position >= start) return least.position;
+  const TreeNode later = TreeMin(start, n);
+  return later.key == least.key ? later.position : least.position;
+}
+
+void QueueSet::set_dispatch_by_scan(bool scan) {
+  dispatch_by_scan_ = scan;
+  if (!scan) RebuildTree();
 }
 
 bool QueueSet::DispatchOne(Nanos now) {
@@ -379,11 +415,8 @@ bool QueueSet::DispatchOne(Nanos now) {
 
 void QueueSet::DispatchWithoutQueue(Nanos now, std::uint32_t slot) {
   Request& r = pool_[slot];
-  r.final_work =
-      SeatsTimesDuration(static_cast<double>(r.seats.final_seats), r.seats.additional_latency);
-  r.total_work =
-      SeatsTimesDuration(static_cast<double>(r.seats.initial_seats), kEstimatedServiceDuration) +
-      r.final_work;
+  r.final_work = FinalWork(r.seats);
+  r.total_work = InitialWork(r.seats.initial_seats) + r.final_work;
   r.state = State::kExecuting;
   r.start_ns = now;
   ++total_requests_executing_;
@@ -524,19 +557,24 @@ bool QueueSet::TimeOut(Nanos now, QueueSetHandle handle) {
 // The dispatch tree
 
 void QueueSet::RefreshKey(const Queue& q) {
-  if (!q.listed) return;
+  if (!q.listed || dispatch_by_scan_) return;
   SeatSeconds key = kMaxSeatSeconds;
   if (q.waiting.head != kNone) key = q.next_dispatch_r + pool_[q.waiting.head].total_work;
   int node = tree_leaves_ + q.index;
+  if (tree_[node].key == key) return;
   tree_[node].key = key;
+  // Up to the root, or to the first node whose winner did not change.
   for (node /= 2; node >= 1; node /= 2) {
     const TreeNode& left = tree_[2 * node];
     const TreeNode& right = tree_[2 * node + 1];
-    tree_[node] = right.key < left.key ? right : left;
+    const TreeNode& winner = right.key < left.key ? right : left;
+    if (winner.key == tree_[node].key && winner.position == tree_[node].position) break;
+    tree_[node] = winner;
   }
 }
 
 void QueueSet::RebuildTree() {
+  if (dispatch_by_scan_) return;
   tree_leaves_ = 1;
   while (tree_leaves_ < num_queues()) tree_leaves_ *= 2;
   tree_.assign(2 * tree_leaves_, TreeNode{});

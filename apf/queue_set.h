@@ -175,6 +175,11 @@ class QueueSet {
   // returned; nothing is dispatched. Otherwise nothing happens and false is returned.
   bool TimeOut(Nanos now, QueueSetHandle request);
 
+  // Chooses the queue to dispatch from by scanning every queue, as queueset.go does,
+  // instead of by the tree. The decisions are the same; this exists so the benchmark can
+  // show what the tree saves.
+  void set_dispatch_by_scan(bool scan);
+
   // --- State for reports and dumps.
   const QueuingConfig& queuing_config() const { return queuing_; }
   const DispatchingConfig& dispatching_config() const { return dispatching_; }
@@ -303,6 +308,7 @@ class QueueSet {
   std::vector<std::uint32_t> queue_order_;  // qs.queues: slots by index
   std::vector<TreeNode> tree_;              // 2 * tree_leaves_ nodes, root at 1
   int tree_leaves_ = 0;
+  bool dispatch_by_scan_ = false;
 
   std::vector<Request> pool_;
   std::uint32_t free_slot_ = kNone;

@@ -32,6 +32,9 @@ Status Dealer::Check(std::int64_t deck_size, std::int64_t hand_size) {
 
 Dealer::Dealer(int deck_size, int hand_size) : deck_size_(deck_size), hand_size_(hand_size) {
   assert(Check(deck_size, hand_size).ok());
+  for (int i = 0; i < hand_size_; ++i) {
+    reciprocals_[i] = UINT64_MAX / static_cast<std::uint64_t>(deck_size_ - i);
+  }
 }
 
 Hand Dealer::Deal(std::uint64_t hash_value) const {
@@ -40,8 +43,17 @@ Hand Dealer::Deal(std::uint64_t hash_value) const {
   std::array<int, kMaxHandSize> remainders;
   for (int i = 0; i < hand_size_; ++i) {
     const std::uint64_t base = static_cast<std::uint64_t>(deck_size_ - i);
-    remainders[i] = static_cast<int>(hash_value % base);
-    hash_value /= base;
+    // With m = floor((2^64-1)/base), floor(hash * m / 2^64) is the quotient or up to two
+    // less; the remainder check settles it exactly.
+    std::uint64_t quotient = static_cast<std::uint64_t>(
+        (static_cast<unsigned __int128>(hash_value) * reciprocals_[i]) >> 64);
+    std::uint64_t remainder = hash_value - quotient * base;
+    while (remainder >= base) {
+      remainder -= base;
+      ++quotient;
+    }
+    remainders[i] = static_cast<int>(remainder);
+    hash_value = quotient;
   }
   // Then un-rank: walking back over the earlier digits, each one at or below the card
   // pushes it up by one. The comparison is with the raw digits, not the adjusted cards;

@@ -304,7 +304,7 @@ class Comparison : public apf::QueueSetListener {
 
   // Seats and durations are multiplied by the scales: large ones drive R through epochs.
   Comparison(std::uint64_t seed, std::uint64_t seat_scale, Nanos time_scale)
-      : random_(seed), seat_scale_(seat_scale), time_scale_(time_scale) {}
+      : random_(seed), seat_scale_(seat_scale), time_scale_(time_scale), scan_(seed % 3 == 0) {}
 
   void OnDispatched(Nanos now, apf::QueueSetHandle handle, std::uint64_t id) override {
     real_dispatches_.emplace_back(now, id);
@@ -317,6 +317,8 @@ class Comparison : public apf::QueueSetListener {
     INFO("queues " << q.desired_num_queues << " hand " << q.hand_size << " qll "
                    << q.queue_length_limit << " cl " << d.concurrency_limit);
     apf::QueueSet real(0, q, d, this, nullptr);
+    // Every third workload checks the scan that the benchmark compares with the tree.
+    real.set_dispatch_by_scan(scan_);
     SimpleQueueSet simple(0, q, d);
 
     // Flows with fixed hashes; requests of random widths, some wider than the limit,
@@ -455,6 +457,7 @@ class Comparison : public apf::QueueSetListener {
   sim::Random random_;
   std::uint64_t seat_scale_;
   Nanos time_scale_;
+  bool scan_;
   sim::EventQueue events_;
   std::vector<Spec> specs_;
   std::map<std::uint64_t, apf::QueueSetHandle> handles_;

@@ -2,6 +2,7 @@
 // checks and their boundaries, and properties of the deal that hold for every hash.
 #include "apf/shuffle_sharding.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdint>
 #include <set>
@@ -89,6 +90,35 @@ TEST_CASE("every hand has distinct cards in range, for random configurations", "
       seen.insert(card);
     }
     REQUIRE(static_cast<int>(seen.size()) == hand);
+  }
+}
+
+TEST_CASE("the deal's digits are exactly those of plain division", "[dealer]") {
+  // The dealer divides by multiplying with a reciprocal; here the digits and cards are
+  // recomputed with / and %, as shufflesharding.go does, for random decks and hashes,
+  // extreme hashes included.
+  sim::Random random(99);
+  for (int trial = 0; trial < 200000; ++trial) {
+    const int deck = 1 + static_cast<int>(random.UniformInt(
+                             trial % 2 == 0 ? 64 : static_cast<std::uint64_t>(apf::kMaxDeckSize)));
+    const int hand = 1 + static_cast<int>(random.UniformInt(std::min(deck, apf::kMaxHandSize)));
+    if (!Dealer::Check(deck, hand).ok()) continue;
+    std::uint64_t hash = random.NextU64();
+    if (trial % 7 == 0) hash = UINT64_MAX - random.UniformInt(1000);
+    if (trial % 11 == 0) hash = random.UniformInt(1000);
+    std::vector<int> remainders;
+    std::uint64_t h = hash;
+    for (int i = 0; i < hand; ++i) {
+      remainders.push_back(static_cast<int>(h % static_cast<std::uint64_t>(deck - i)));
+      h /= static_cast<std::uint64_t>(deck - i);
+    }
+    std::vector<int> expected;
+    for (int i = 0; i < hand; ++i) {
+      int card = remainders[i];
+      for (int j = i; j > 0; --j) card += card >= remainders[j - 1] ? 1 : 0;
+      expected.push_back(card);
+    }
+    REQUIRE(DealVector(deck, hand, hash) == expected);
   }
 }
 
