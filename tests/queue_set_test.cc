@@ -135,7 +135,7 @@ TEST_CASE("final seats and additional latency hold max(initial, final) seats unt
   CHECK(h.qs->seats_in_use() == 2);
 }
 
-TEST_CASE("lingering seats do not stop a too-wide request; the R correction uses S and G",
+TEST_CASE("lingering seats do not stop a too-wide request, and the R correction uses S and G",
           "[queueset]") {
   QueueSetHarness h(Queuing(1, 10, 1), Limit(4));
   // A's work: 1 * 300 000 + SeatsTimesDuration(3, 50 ms) = 300 000 + 15 000 000.
