@@ -191,6 +191,9 @@ void QueueSet::AdvanceEpoch() {
       q.next_dispatch_r = 0;
       continue;
     }
+    // A reading below the decrement wraps to near 2^64 (epoch_advance_total{success=
+    // "false"}); a wrapped arrival R then lifts its queue's next dispatch there through
+    // the anti-windup, and that queue waits behind all others.
     const SeatSeconds old_next = q.next_dispatch_r;
     q.next_dispatch_r -= kRDecrement;
     if (q.next_dispatch_r > old_next) success = false;
@@ -245,6 +248,8 @@ QueueSet::StartResult QueueSet::StartRequest(Nanos now, std::uint64_t id, const 
   // The conjunctive rule (5.4): a full queue rejects only when every seat is taken.
   if (total_seats_in_use_ >= dispatching_.concurrency_limit &&
       queues_[queue_slot].waiting.length >= queuing_.queue_length_limit) {
+    // The real code's deferred anti-windup runs on this path too. It changes something
+    // only after an epoch advance wrapped a waiting request's arrival R (AdvanceEpoch).
     BoundNextDispatch(queue_slot);
     ++counters_.rejected;
     ++counters_.rejected_queue_full;
