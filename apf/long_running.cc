@@ -1,0 +1,37 @@
+#include "apf/long_running.h"
+
+#include <string_view>
+
+namespace apf {
+
+bool IsLongRunningRequest(const RequestInfo& request) {
+  if (request.verb == "watch" || request.verb == "proxy") return true;
+  if (request.is_resource_request) {
+    const std::string& s = request.subresource;
+    return s == "attach" || s == "exec" || s == "proxy" || s == "log" || s == "portforward";
+  }
+  return std::string_view(request.path).substr(0, 13) == "/debug/pprof/";
+}
+
+bool SkipsPriorityAndFairness(const RequestInfo& request) {
+  return request.verb != "watch" && IsLongRunningRequest(request);
+}
+
+bool WatchSendsInitialEvents(const RequestQuery& query, bool watch_list_gate) {
+  std::optional<bool> send_initial_events =
+      watch_list_gate ? query.send_initial_events : std::nullopt;
+  if (send_initial_events.has_value()) return *send_initial_events;
+  return query.resource_version.empty() || query.resource_version == "0";
+}
+
+Nanos WatchLifetime(std::optional<std::int64_t> timeout_seconds, Nanos min_request_timeout,
+                    double uniform01) {
+  Nanos timeout = timeout_seconds.has_value() ? *timeout_seconds * kSecond : 0;
+  if (timeout == 0 && min_request_timeout > 0) {
+    // time.Duration(float64(minRequestTimeout) * (rand.Float64() + 1.0))
+    timeout = static_cast<Nanos>(static_cast<double>(min_request_timeout) * (uniform01 + 1.0));
+  }
+  return timeout;
+}
+
+}  // namespace apf

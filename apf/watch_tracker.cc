@@ -1,0 +1,68 @@
+#include "apf/watch_tracker.h"
+
+#include <cassert>
+
+namespace apf {
+namespace {
+
+// getBuiltinIndexes: the watch cache indexes pods by spec.nodeName (keyed by resource
+// name only, whatever the group). getIndexValue reads the watch's field selector; when
+// the options do not decode, or nothing pins the field, the value is "<unset>". A watch
+// is counted when the value is unset or "" (updateIndexLocked).
+bool CountedUnderIndex(const RequestInfo& watch) {
+  if (watch.resource != "pods") return true;
+  if (watch.query.list_options_error) return true;  // DecodeParameters failed: unset
+  FieldSelectorMatch node = FieldSelectorExactMatch(watch.query.field_selector, "spec.nodeName");
+  if (node.parse_error || !node.found) return true;
+  return node.value.empty();
+}
+
+}  // namespace
+
+WatchTracker::Registration WatchTracker::RegisterWatch(const RequestInfo& watch) {
+  Registration registration;
+  if (watch.verb != "watch") return registration;
+  registration.registered_ = true;
+  registration.counted_ = CountedUnderIndex(watch);
+  if (!registration.counted_) return registration;
+  KeyView key{watch.api_group, watch.resource, watch.namespace_name, watch.name};
+  auto it = counts_.find(key);
+  if (it == counts_.end()) {
+    it = counts_.emplace(Key{watch.api_group, watch.resource, watch.namespace_name, watch.name}, 0)
+             .first;
+  }
+  ++it->second;
+  registration.entry_ = it;
+  return registration;
+}
+
+void WatchTracker::ForgetWatch(Registration& registration) {
+  if (!registration.registered_) return;
+  registration.registered_ = false;
+  if (!registration.counted_) return;
+  assert(registration.entry_->second > 0);
+  if (--registration.entry_->second == 0) counts_.erase(registration.entry_);
+}
+
+int WatchTracker::WatchCount(std::string_view api_group, std::string_view resource,
+                             std::string_view namespace_name, std::string_view name) const {
+  auto it = counts_.find(KeyView{api_group, resource, namespace_name, name});
+  return it == counts_.end() ? 0 : it->second;
+}
+
+int WatchTracker::InterestedWatchCount(const RequestInfo& request) const {
+  const std::string& verb = request.verb;
+  if (verb == "get" || verb == "list" || verb == "watch" || verb == "proxy") return 0;
+  int result = WatchCount(request.api_group, request.resource, "", "");
+  if (!request.namespace_name.empty()) {
+    result += WatchCount(request.api_group, request.resource, request.namespace_name, "");
+  }
+  if (!request.name.empty()) {
+    // The real code keeps the namespace set above, so for a cluster-scoped object this is
+    // (group, resource, "", name).
+    result += WatchCount(request.api_group, request.resource, request.namespace_name, request.name);
+  }
+  return result;
+}
+
+}  // namespace apf
