@@ -50,10 +50,10 @@ int WatchTracker::WatchCount(std::string_view api_group, std::string_view resour
   return it == counts_.end() ? 0 : it->second;
 }
 
-int WatchTracker::InterestedWatchCount(const RequestInfo& request) const {
+std::int64_t WatchTracker::InterestedWatchCount(const RequestInfo& request) const {
   const std::string& verb = request.verb;
   if (verb == "get" || verb == "list" || verb == "watch" || verb == "proxy") return 0;
-  int result = WatchCount(request.api_group, request.resource, "", "");
+  std::int64_t result = WatchCount(request.api_group, request.resource, "", "");
   if (!request.namespace_name.empty()) {
     result += WatchCount(request.api_group, request.resource, request.namespace_name, "");
   }

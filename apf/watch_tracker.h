@@ -28,7 +28,7 @@ class WatchCountSource {
   // GetInterestedWatchCount: 0 for get, list, watch and proxy; otherwise the watches of
   // (group, resource), plus those of (group, resource, namespace) when the namespace is
   // set, plus those of (group, resource, namespace, name) when the name is set.
-  virtual int InterestedWatchCount(const RequestInfo& request) const = 0;
+  virtual std::int64_t InterestedWatchCount(const RequestInfo& request) const = 0;
 };
 
 class WatchTracker final : public WatchCountSource {
@@ -77,7 +77,7 @@ class WatchTracker final : public WatchCountSource {
   // Called when the watch ends. Forgetting a registration twice is a caller bug.
   void ForgetWatch(Registration& registration);
 
-  int InterestedWatchCount(const RequestInfo& request) const override;
+  std::int64_t InterestedWatchCount(const RequestInfo& request) const override;
 
   // The count under exactly this key (for tests and dumps).
   int WatchCount(std::string_view api_group, std::string_view resource,

@@ -183,10 +183,10 @@ WorkEstimate WorkEstimator::EstimateMutating(const RequestInfo& request,
   if (request.resource == "serviceaccounts" && request.subresource == "token") {
     return WorkEstimate{min_seats, 0, 0};
   }
-  const int watch_count = watch_counts_->InterestedWatchCount(request);
+  const std::int64_t watch_count = watch_counts_->InterestedWatchCount(request);
   std::uint64_t final_seats = 0;
   Nanos additional_latency = 0;
-  if (watch_count >= static_cast<int>(config_.watches_per_seat)) {
+  if (watch_count >= static_cast<std::int64_t>(config_.watches_per_seat)) {
     // Each interested watcher costs 1/watches_per_seat of a seat for the event duration;
     // the rectangle final_seats × duration is reshaped onto at most max_seats seats,
     // keeping its area (the finalWork).
