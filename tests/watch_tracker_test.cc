@@ -1,0 +1,112 @@
+// The watch tracker's keys, the pods spec.nodeName exception and the interested-watcher
+// count a write is charged for (watch_tracker.go, APF-SPEC 6.5).
+#include "apf/watch_tracker.h"
+
+#include <catch2/catch.hpp>
+#include <vector>
+
+#include "apf/request_info.h"
+
+namespace {
+
+apf::RequestInfo Req(const char* verb, const char* group, const char* resource, const char* ns,
+                     const char* name = "", const char* query = "") {
+  apf::RequestInfo r;
+  r.is_resource_request = true;
+  r.verb = verb;
+  r.api_group = group;
+  r.resource = resource;
+  r.namespace_name = ns;
+  r.name = name;
+  r.query = apf::ParseRequestQuery(query);
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("A write counts watches of its resource, its namespace and its object",
+          "[watchtracker]") {
+  apf::WatchTracker tracker;
+  std::vector<apf::WatchTracker::Registration> regs;
+  for (int i = 0; i < 3; ++i)
+    regs.push_back(tracker.RegisterWatch(Req("watch", "", "configmaps", "")));
+  for (int i = 0; i < 5; ++i)
+    regs.push_back(tracker.RegisterWatch(Req("watch", "", "configmaps", "a")));
+  for (int i = 0; i < 7; ++i) {
+    regs.push_back(tracker.RegisterWatch(Req("watch", "", "configmaps", "a", "cm1")));
+  }
+  regs.push_back(tracker.RegisterWatch(Req("watch", "", "configmaps", "b")));
+  regs.push_back(tracker.RegisterWatch(Req("watch", "apps", "configmaps", "")));  // other group
+  regs.push_back(tracker.RegisterWatch(Req("watch", "", "secrets", "")));         // other resource
+  // A create has no name: 3 + 5. An update of cm1: 3 + 5 + 7. Namespace b: 3 + 1.
+  CHECK(tracker.InterestedWatchCount(Req("create", "", "configmaps", "a")) == 8);
+  CHECK(tracker.InterestedWatchCount(Req("update", "", "configmaps", "a", "cm1")) == 15);
+  CHECK(tracker.InterestedWatchCount(Req("delete", "", "configmaps", "b", "cm1")) == 4);
+  // A subresource write counts the parent resource's watches.
+  auto status = Req("patch", "", "configmaps", "a", "cm1");
+  status.subresource = "status";
+  CHECK(tracker.InterestedWatchCount(status) == 15);
+  // Read-only verbs count nothing.
+  for (const char* verb : {"get", "list", "watch", "proxy"}) {
+    CHECK(tracker.InterestedWatchCount(Req(verb, "", "configmaps", "a", "cm1")) == 0);
+  }
+  // deletecollection is not read-only (the estimator never asks for it, though).
+  CHECK(tracker.InterestedWatchCount(Req("deletecollection", "", "configmaps", "a")) == 8);
+  for (auto& r : regs) tracker.ForgetWatch(r);
+  CHECK(tracker.distinct_keys() == 0);
+  CHECK(tracker.InterestedWatchCount(Req("update", "", "configmaps", "a", "cm1")) == 0);
+}
+
+TEST_CASE("A cluster-scoped object's named watches are keyed without a namespace",
+          "[watchtracker]") {
+  apf::WatchTracker tracker;
+  auto r1 = tracker.RegisterWatch(Req("watch", "", "nodes", "", "n1"));
+  auto r2 = tracker.RegisterWatch(Req("watch", "", "nodes", ""));
+  CHECK(tracker.InterestedWatchCount(Req("update", "", "nodes", "", "n1")) == 2);
+  CHECK(tracker.InterestedWatchCount(Req("update", "", "nodes", "", "n2")) == 1);
+  tracker.ForgetWatch(r1);
+  tracker.ForgetWatch(r2);
+}
+
+TEST_CASE("Pods watches pinned to a node are not counted", "[watchtracker]") {
+  // The kubelet's watch: fieldSelector=spec.nodeName=node-1. Only a non-empty exact value
+  // escapes counting; no selector, an empty value, != and unparsable selectors count.
+  apf::WatchTracker tracker;
+  auto kubelet = tracker.RegisterWatch(
+      Req("watch", "", "pods", "", "", "fieldSelector=spec.nodeName%3Dnode-1"));
+  CHECK(kubelet.registered());
+  CHECK_FALSE(kubelet.counted());
+  auto scheduler = tracker.RegisterWatch(
+      Req("watch", "", "pods", "", "", "fieldSelector=spec.nodeName%3D%2Cstatus.phase%21%3DDone"));
+  CHECK(scheduler.counted());  // spec.nodeName= (unassigned pods)
+  auto not_equal = tracker.RegisterWatch(
+      Req("watch", "", "pods", "", "", "fieldSelector=spec.nodeName%21%3Dnode-1"));
+  CHECK(not_equal.counted());
+  auto bad = tracker.RegisterWatch(Req("watch", "", "pods", "", "", "fieldSelector=spec.nodeName"));
+  CHECK(bad.counted());
+  auto plain = tracker.RegisterWatch(Req("watch", "", "pods", "ns"));
+  CHECK(plain.counted());
+  auto double_eq = tracker.RegisterWatch(
+      Req("watch", "", "pods", "", "", "fieldSelector=spec.nodeName%3D%3Dnode-2"));
+  CHECK_FALSE(double_eq.counted());
+  // The index applies to any resource named pods, and only to pods.
+  auto metrics = tracker.RegisterWatch(
+      Req("watch", "metrics.k8s.io", "pods", "", "", "fieldSelector=spec.nodeName%3Dnode-1"));
+  CHECK_FALSE(metrics.counted());
+  auto nodes = tracker.RegisterWatch(
+      Req("watch", "", "nodes", "", "", "fieldSelector=spec.nodeName%3Dnode-1"));
+  CHECK(nodes.counted());
+  CHECK(tracker.InterestedWatchCount(Req("create", "", "pods", "ns")) == 4);
+  for (auto* r : {&kubelet, &scheduler, &not_equal, &bad, &plain, &double_eq, &metrics, &nodes}) {
+    tracker.ForgetWatch(*r);
+  }
+  CHECK(tracker.InterestedWatchCount(Req("create", "", "pods", "ns")) == 0);
+}
+
+TEST_CASE("Only watches are registered", "[watchtracker]") {
+  apf::WatchTracker tracker;
+  auto list = tracker.RegisterWatch(Req("list", "", "pods", ""));
+  CHECK_FALSE(list.registered());
+  tracker.ForgetWatch(list);  // a nil ForgetWatchFunc: nothing to do
+  CHECK(tracker.distinct_keys() == 0);
+}
