@@ -26,7 +26,11 @@ bool WatchSendsInitialEvents(const RequestQuery& query, bool watch_list_gate) {
 
 Nanos WatchLifetime(std::optional<std::int64_t> timeout_seconds, Nanos min_request_timeout,
                     double uniform01) {
-  Nanos timeout = timeout_seconds.has_value() ? *timeout_seconds * kSecond : 0;
+  // time.Duration(*TimeoutSeconds) * time.Second, wrapping like Go's int64.
+  Nanos timeout = timeout_seconds.has_value()
+                      ? static_cast<Nanos>(static_cast<std::uint64_t>(*timeout_seconds) *
+                                           static_cast<std::uint64_t>(kSecond))
+                      : 0;
   if (timeout == 0 && min_request_timeout > 0) {
     // time.Duration(float64(minRequestTimeout) * (rand.Float64() + 1.0))
     timeout = static_cast<Nanos>(static_cast<double>(min_request_timeout) * (uniform01 + 1.0));
