@@ -1,0 +1,39 @@
+// What kube-apiserver's config producer does to the flow-control objects of a cluster
+// (k/k pkg/registry/flowcontrol/ensurer: EnsureConfigurations, RemoveUnwantedObjects;
+// APF-SPEC 2.6), so that "these objects applied to a cluster of version V" gives the
+// objects the APF filter ends up with:
+//   - a missing mandatory or suggested object is created from the version's bootstrap;
+//   - a mandatory object's spec is forced back to the fixed value, except the exempt
+//     level's `spec.exempt` (its shares and lendable percent), which the admin may tune;
+//   - a suggested object's spec is forced back when auto-update is on: the annotation
+//     apf.kubernetes.io/autoupdate-spec parses as true, or it is missing or unparsable and
+//     the object's generation is 1;
+//   - an object that is not (or no longer) in the version's bootstrap but carries the
+//     annotation with a true value is deleted (an upgrade drops retired suggestions).
+//
+// Objects read from files usually have no generation. Applying such an object over the
+// existing suggested object of the same name keeps the live annotation ("true") unless
+// the file sets it, so the file's spec is reverted within a minute. This is what the
+// apiserver does and what SREs trip over; the notes say so.
+#ifndef APF_BOOTSTRAP_ENSURER_H_
+#define APF_BOOTSTRAP_ENSURER_H_
+
+#include <vector>
+
+#include "apf/bootstrap.h"
+#include "apf/flowcontrol_config.h"
+
+namespace apf {
+
+// Go's strconv.ParseBool: 1 t T TRUE true True 0 f F FALSE false False.
+std::optional<bool> ParseGoBool(std::string_view s);
+
+// The cluster's objects after the config producer has run on `applied` (the user's
+// defaulted, valid objects with unique names). `notes` (may be null) says what changed.
+FlowControlObjects EnsureBootstrapObjects(KubernetesVersion version,
+                                          const FlowControlObjects& applied,
+                                          std::vector<ConfigNote>* notes);
+
+}  // namespace apf
+
+#endif  // APF_BOOTSTRAP_ENSURER_H_

@@ -1,0 +1,121 @@
+// Classification: which FlowSchema a request matches, its priority level, and its flow
+// (k8s.io/apiserver pkg/util/flowcontrol/rule.go and apf_controller.go startRequest;
+// APF-SPEC 2.2-2.5).
+//
+// The classifier is built once per configuration: schemas are kept in matching order,
+// every schema's level is resolved to an index, "*"-lists are flagged, service-account
+// subjects are turned into the user-name prefix or name they match, and non-resource
+// patterns into the prefix they match. Classify() then walks the schemas and allocates
+// nothing: the result's distinguisher is a view into the digest's strings.
+//
+// The flow hash is not computed by Classify(): SHA-256 costs more than the matching, and
+// a simulator sees the same (schema, distinguisher) pairs again and again, so callers may
+// cache it. FlowHash() and apf/flow_hash.h compute it.
+#ifndef APF_CLASSIFIER_H_
+#define APF_CLASSIFIER_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "apf/flowcontrol_config.h"
+#include "apf/request_digest.h"
+
+namespace apf {
+
+struct Classification {
+  int flow_schema = -1;     // index into Classifier::flow_schemas() and the config's
+  int priority_level = -1;  // index into the config's priority_levels
+  // The flow distinguisher; "" unless the level has more than one queue. A view into the
+  // classified digest (its user or namespace).
+  std::string_view distinguisher;
+  // True when the level has more than one queue, so the apiserver hashes the flow.
+  bool uses_flow_hash = false;
+  // No FlowSchema matched and the catch-all was used as the apiserver's fallback.
+  bool fell_back_to_catch_all = false;
+};
+
+// Why one FlowSchema did or did not match, for `apfsim explain`.
+struct SchemaMatchTrace {
+  std::string flow_schema;
+  bool matched = false;
+  std::string why;
+};
+
+class Classifier {
+ public:
+  // `config` must outlive the classifier.
+  explicit Classifier(const FlowControlConfig& config);
+  Classifier(const Classifier&) = delete;
+  Classifier& operator=(const Classifier&) = delete;
+
+  Classification Classify(const RequestDigest& request) const;
+
+  // hashFlowID(schema name, distinguisher) when the level hashes flows, else 0.
+  std::uint64_t FlowHash(const Classification& c) const;
+
+  // The schemas tried, in order, up to and including the one chosen, with reasons.
+  std::vector<SchemaMatchTrace> Explain(const RequestDigest& request) const;
+
+  const FlowControlConfig& config() const { return *config_; }
+  const FlowSchema& flow_schema(int index) const { return config_->flow_schemas[index]; }
+  const PriorityLevel& priority_level(int index) const { return config_->priority_levels[index]; }
+
+  // Whether one schema matches (its rules only; precedence is not considered).
+  bool SchemaMatches(int flow_schema, const RequestDigest& request) const;
+
+ private:
+  // A list that is "everything" exactly when it is ["*"] (rule.go containsString).
+  struct StringList {
+    bool all = false;
+    std::vector<std::string> values;
+    bool Contains(std::string_view s) const;
+  };
+  struct CompiledSubject {
+    enum class Kind { kAny, kUser, kGroup, kServiceAccountPrefix, kNever } kind = Kind::kNever;
+    std::string text;  // user name, group name, or the service-account user-name prefix
+  };
+  struct CompiledResourceRule {
+    StringList verbs, api_groups, resources, namespaces;
+    bool cluster_scope = false;
+  };
+  struct CompiledNonResourceURL {
+    bool all = false;
+    std::string exact;   // the pattern as written
+    std::string prefix;  // the pattern without one trailing '*', ending in '/'
+  };
+  struct CompiledNonResourceRule {
+    StringList verbs;
+    std::vector<CompiledNonResourceURL> urls;
+  };
+  struct CompiledRule {
+    std::vector<CompiledSubject> subjects;
+    std::vector<CompiledResourceRule> resource_rules;
+    std::vector<CompiledNonResourceRule> non_resource_rules;
+  };
+  struct CompiledSchema {
+    std::vector<CompiledRule> rules;
+    int priority_level = -1;
+    enum class Distinguisher { kNone, kByUser, kByNamespace } distinguisher = Distinguisher::kNone;
+    bool uses_flow_hash = false;
+    bool is_catch_all = false;
+  };
+
+  static StringList MakeList(const std::vector<std::string>& list);
+  static bool SubjectMatches(const CompiledSubject& s, const RequestDigest& r);
+  static bool ResourceRuleMatches(const CompiledResourceRule& rule, const RequestDigest& r);
+  static bool NonResourceRuleMatches(const CompiledNonResourceRule& rule, const RequestDigest& r);
+  static bool RuleMatches(const CompiledRule& rule, const RequestDigest& r);
+  Classification Result(int schema, const RequestDigest& r, bool fell_back) const;
+  std::string ExplainSchema(int schema, const RequestDigest& r, bool* matched) const;
+  static std::string ResourceRuleMismatch(const ResourcePolicyRule& rr,
+                                          const CompiledResourceRule& c, const RequestDigest& r);
+
+  const FlowControlConfig* config_;
+  std::vector<CompiledSchema> schemas_;
+};
+
+}  // namespace apf
+
+#endif  // APF_CLASSIFIER_H_
