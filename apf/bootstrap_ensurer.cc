@@ -8,16 +8,15 @@
 namespace apf {
 namespace {
 
-// shouldUpdateSpec for objects read from files: a missing annotation on an object with
-// no generation stands for "applied over the live bootstrap object", whose annotation
-// ("true") kubectl apply keeps.
+// shouldUpdateSpec. An object with no generation did not come from a cluster; it is
+// taken as the live object the user wants (see the header), so only an explicit "true"
+// lets the producer overwrite it.
 bool ShouldAutoUpdateSpec(const ObjectMeta& meta) {
   auto it = meta.annotations.find(kAutoUpdateAnnotation);
   if (it != meta.annotations.end()) {
     if (std::optional<bool> b = ParseGoBool(it->second)) return *b;
-    return meta.generation == 1;
   }
-  return meta.generation == 1 || meta.generation == 0;
+  return meta.generation == 1;
 }
 
 // The specEqualish functions: compare with the defaulted bootstrap spec; for the exempt
@@ -61,11 +60,9 @@ void Ensure(const char* kind, const std::vector<Object>& boots, bool mandatory,
         notes->push_back(
             {kind, boot.metadata.name, "metadata.annotations",
              mandatory ? std::string("mandatory object: the apiserver restores its fixed spec")
-                       : std::string("overrides a suggested object without annotation ") +
-                             kAutoUpdateAnnotation +
-                             ": \"false\"; the apiserver restores the suggested spec within a "
-                             "minute, so the suggested spec is used. Set the annotation to "
-                             "\"false\" to keep yours"});
+                       : std::string("the suggested spec of this version replaces this one "
+                                     "(auto-update is on: annotation ") +
+                             kAutoUpdateAnnotation + " is true, or generation is 1)"});
       }
     }
     it->metadata.annotations[kAutoUpdateAnnotation] = auto_update ? "true" : "false";

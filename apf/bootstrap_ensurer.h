@@ -11,10 +11,12 @@
 //   - an object that is not (or no longer) in the version's bootstrap but carries the
 //     annotation with a true value is deleted (an upgrade drops retired suggestions).
 //
-// Objects read from files usually have no generation. Applying such an object over the
-// existing suggested object of the same name keeps the live annotation ("true") unless
-// the file sets it, so the file's spec is reverted within a minute. This is what the
-// apiserver does and what SREs trip over; the notes say so.
+// Objects read from files usually have no generation. Such an object is taken as the live
+// object the user wants the cluster to have: its spec stays unless it is annotated
+// autoupdate-spec "true" (as objects dumped from a cluster are). On a real cluster,
+// `kubectl apply` of an edited suggested object keeps the live annotation ("true") unless
+// the file sets it, and the producer reverts the spec within a minute; `apfsim lint`
+// warns about that instead of simulating the revert.
 #ifndef APF_BOOTSTRAP_ENSURER_H_
 #define APF_BOOTSTRAP_ENSURER_H_
 

@@ -32,9 +32,9 @@ std::string BrokenPriorityLevelReason(const PriorityLevelConfiguration& pl) {
       if (hand > deck) return "handSize " + std::to_string(hand) + " is greater than deckSize " +
                               std::to_string(deck);
       if (deck > (1 << 26)) return "deckSize " + std::to_string(deck) + " is impractically large";
-      if (RequiredEntropyBits(deck, hand) > kMaxHashBits) {
+      if (!HandFitsHashBits(deck, hand)) {
         return "required entropy bits of deckSize " + std::to_string(deck) + " and handSize " +
-               std::to_string(hand) + " is greater than " + std::to_string(kMaxHashBits);
+               std::to_string(hand) + " is greater than 60";
       }
     }
   }

@@ -38,10 +38,11 @@ std::vector<std::string> DNS1123SubdomainErrors(const std::string& value);
 std::vector<std::string> DNS1123LabelErrors(const std::string& value);
 // ValidateNonResourceURLPath: "" when the URL pattern is valid, else the detail message.
 std::string NonResourceURLPathError(const std::string& path);
-// shufflesharding.RequiredEntropyBits: ceil(log2(deck) * hand).
-int RequiredEntropyBits(int deck_size, int hand_size);
-inline constexpr int kMaxHashBits = 60;  // shufflesharding.MaxHashBits
+// priorityLevelConfigurationQueuingMaxQueues.
 inline constexpr std::int32_t kMaxQueues = 10 * 1000 * 1000;
+// The shuffle-sharding limit the validation applies (shufflesharding.MaxHashBits and
+// RequiredEntropyBits): ceil(log2(queues) * handSize) must not exceed 60.
+bool HandFitsHashBits(std::int32_t queues, std::int32_t hand_size);
 
 }  // namespace apf
 
