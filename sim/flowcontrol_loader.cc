@@ -373,6 +373,20 @@ FlowControlManifests LoadFlowControlFile(const std::string& path) {
   return out;
 }
 
+FlowControlManifests LoadFlowControlFiles(const std::vector<std::string>& paths) {
+  FlowControlManifests out;
+  for (const std::string& path : paths) out.Append(LoadFlowControlFile(path));
+  return out;
+}
+
+apf::KubernetesVersion ParseKubernetesVersionOrThrow(const std::string& text,
+                                                     const std::string& field) {
+  std::string why;
+  std::optional<apf::KubernetesVersion> v = apf::ParseKubernetesVersion(text, &why);
+  if (!v) throw InputError({}, field, why);
+  return *v;
+}
+
 std::vector<InputError> ValidateManifests(const FlowControlManifests& manifests) {
   std::vector<InputError> errors;
   auto add = [&](const char* kind, const std::string& name, const ManifestSource& src,

@@ -75,6 +75,12 @@ FlowControlManifests ReadFlowControlNode(const YAML::Node& node, const std::stri
 // Every document of `text`.
 FlowControlManifests ParseFlowControlYaml(std::string_view text, const std::string& source);
 FlowControlManifests LoadFlowControlFile(const std::string& path);
+FlowControlManifests LoadFlowControlFiles(const std::vector<std::string>& paths);
+
+// A --kubernetes-version value (or a scenario's kubernetesVersion); an unsupported or
+// malformed one throws an InputError naming `field`.
+apf::KubernetesVersion ParseKubernetesVersionOrThrow(const std::string& text,
+                                                     const std::string& field);
 
 // Validation errors of every object, one InputError per field error, located at the
 // offending field.
