@@ -122,59 +122,82 @@ void ValidateVerbs(const std::vector<std::string>& verbs, const std::string& pat
   }
 }
 
-void ValidateSubject(const Subject& subject, const std::string& path, Errors& errs) {
-  const bool is_user = subject.kind == kSubjectKindUser;
-  const bool is_group = subject.kind == kSubjectKindGroup;
-  const bool is_sa = subject.kind == kSubjectKindServiceAccount;
-  if (!is_user && !is_group && !is_sa) {
-    errs.push_back(NotSupported(path + ".kind", Quote(subject.kind),
-                                SupportedValues({"Group", "ServiceAccount", "User"})));
+void ValidateServiceAccountSubject(const Subject& subject, const std::string& path,
+                                   Errors& errs) {
+  if (!subject.service_account) {
+    errs.push_back(Required(path + ".serviceAccount",
+                            "serviceAccount is required when subject kind is 'ServiceAccount'"));
     return;
   }
-  if (is_sa) {
-    if (!subject.service_account) {
-      errs.push_back(Required(path + ".serviceAccount",
-                              "serviceAccount is required when subject kind is 'ServiceAccount'"));
-    } else {
-      const ServiceAccountSubject& sa = *subject.service_account;
-      if (sa.name.empty()) {
-        errs.push_back(Required(path + ".serviceAccount.name", ""));
-      } else if (sa.name != kNameAll) {
-        for (const std::string& msg : DNS1123SubdomainErrors(sa.name)) {
-          errs.push_back(Invalid(path + ".serviceAccount.name", Quote(sa.name), msg));
-        }
-      }
-      if (!sa.namespace_.empty()) {
-        for (const std::string& msg : DNS1123LabelErrors(sa.namespace_)) {
-          errs.push_back(Invalid(path + ".serviceAccount.namespace", Quote(sa.namespace_), msg));
-        }
-      } else {
-        errs.push_back(Required(path + ".serviceAccount.namespace",
-                                "must specify namespace for service account"));
-      }
+  const ServiceAccountSubject& sa = *subject.service_account;
+  if (sa.name.empty()) {
+    errs.push_back(Required(path + ".serviceAccount.name", ""));
+  } else if (sa.name != kNameAll) {
+    for (const std::string& msg : DNS1123SubdomainErrors(sa.name)) {
+      errs.push_back(Invalid(path + ".serviceAccount.name", Quote(sa.name), msg));
     }
-  } else if (subject.service_account) {
-    errs.push_back(Forbidden(path + ".serviceAccount",
-                             "serviceAccount is forbidden when subject kind is not 'ServiceAccount'"));
   }
-  if (is_user) {
-    if (!subject.user) {
-      errs.push_back(Required(path + ".user", "user is required when subject kind is 'User'"));
-    } else if (subject.user->name.empty()) {
-      errs.push_back(Required(path + ".user.name", ""));
+  if (!sa.namespace_.empty()) {
+    for (const std::string& msg : DNS1123LabelErrors(sa.namespace_)) {
+      errs.push_back(Invalid(path + ".serviceAccount.namespace", Quote(sa.namespace_), msg));
     }
-  } else if (subject.user) {
-    errs.push_back(Forbidden(path + ".user", "user is forbidden when subject kind is not 'User'"));
+  } else {
+    errs.push_back(Required(path + ".serviceAccount.namespace",
+                            "must specify namespace for service account"));
   }
-  if (is_group) {
-    if (!subject.group) {
-      errs.push_back(Required(path + ".group", "group is required when subject kind is 'Group'"));
-    } else if (subject.group->name.empty()) {
-      errs.push_back(Required(path + ".group.name", ""));
+}
+
+void ValidateUserSubject(const Subject& subject, const std::string& path, Errors& errs) {
+  if (!subject.user) {
+    errs.push_back(Required(path + ".user", "user is required when subject kind is 'User'"));
+  } else if (subject.user->name.empty()) {
+    errs.push_back(Required(path + ".user.name", ""));
+  }
+}
+
+void ValidateGroupSubject(const Subject& subject, const std::string& path, Errors& errs) {
+  if (!subject.group) {
+    errs.push_back(Required(path + ".group", "group is required when subject kind is 'Group'"));
+  } else if (subject.group->name.empty()) {
+    errs.push_back(Required(path + ".group.name", ""));
+  }
+}
+
+// ValidateFlowSchemaSubject: the kind's own member first, then the others it forbids.
+void ValidateSubject(const Subject& subject, const std::string& path, Errors& errs) {
+  auto forbid_service_account = [&] {
+    if (subject.service_account) {
+      errs.push_back(Forbidden(path + ".serviceAccount",
+                               "serviceAccount is forbidden when subject kind is not "
+                               "'ServiceAccount'"));
     }
-  } else if (subject.group) {
-    errs.push_back(
-        Forbidden(path + ".group", "group is forbidden when subject kind is not 'Group'"));
+  };
+  auto forbid_user = [&] {
+    if (subject.user) {
+      errs.push_back(Forbidden(path + ".user", "user is forbidden when subject kind is not 'User'"));
+    }
+  };
+  auto forbid_group = [&] {
+    if (subject.group) {
+      errs.push_back(
+          Forbidden(path + ".group", "group is forbidden when subject kind is not 'Group'"));
+    }
+  };
+  if (subject.kind == kSubjectKindServiceAccount) {
+    ValidateServiceAccountSubject(subject, path, errs);
+    forbid_user();
+    forbid_group();
+  } else if (subject.kind == kSubjectKindUser) {
+    ValidateUserSubject(subject, path, errs);
+    forbid_service_account();
+    forbid_group();
+  } else if (subject.kind == kSubjectKindGroup) {
+    ValidateGroupSubject(subject, path, errs);
+    forbid_service_account();
+    forbid_user();
+  } else {
+    errs.push_back(NotSupported(path + ".kind", Quote(subject.kind),
+                                SupportedValues({"Group", "ServiceAccount", "User"})));
   }
 }
 
