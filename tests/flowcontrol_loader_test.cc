@@ -107,7 +107,7 @@ metadata:
 
 }  // namespace
 
-TEST_CASE("a kubectl List from a live cluster loads; its bookkeeping is ignored", "[loader]") {
+TEST_CASE("a kubectl List from a live cluster loads and its bookkeeping is ignored", "[loader]") {
   const FlowControlManifests m = ParseFlowControlYaml(kLiveList, "live.yaml");
   REQUIRE(m.priority_levels.size() == 1);
   REQUIRE(m.flow_schemas.size() == 1);

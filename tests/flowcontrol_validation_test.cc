@@ -84,7 +84,7 @@ TEST_CASE("FlowSchema names must be DNS subdomains", "[validation]") {
                                 "\": must be no more than 253 characters");
 }
 
-TEST_CASE("matchingPrecedence must be in [1, 10000] and 1 is exempt's", "[validation]") {
+TEST_CASE("matchingPrecedence must be from 1 to 10000 and 1 is for exempt only", "[validation]") {
   FlowSchema fs = ValidSchema();
   fs.spec.matching_precedence = -5;
   CHECK(Errors(fs) == Strings{"spec.matchingPrecedence: Invalid value: -5: must be a positive value"});
