@@ -103,7 +103,7 @@ FlowSchema NewFlowSchema(const std::string& name, const std::string& level,
   return fs;
 }
 
-PriorityLevelConfiguration MandatoryExemptLevel() {
+PriorityLevelConfiguration ExemptLevelObject() {
   PriorityLevelConfiguration pl;
   pl.metadata = BootstrapMeta(kPriorityLevelNameExempt);
   pl.spec.type = kPriorityLevelTypeExempt;
@@ -111,16 +111,16 @@ PriorityLevelConfiguration MandatoryExemptLevel() {
   return pl;
 }
 
-PriorityLevelConfiguration MandatoryCatchAllLevel() {
+PriorityLevelConfiguration CatchAllLevelObject() {
   return Limited(kPriorityLevelNameCatchAll, 5, 0, std::nullopt);
 }
 
-FlowSchema MandatoryExemptSchema() {
+FlowSchema ExemptSchemaObject() {
   return NewFlowSchema(kFlowSchemaNameExempt, kPriorityLevelNameExempt, 1, nullptr,
                        Everything(Groups({kSystemMasters})));
 }
 
-FlowSchema MandatoryCatchAllSchema() {
+FlowSchema CatchAllSchemaObject() {
   return NewFlowSchema(kFlowSchemaNameCatchAll, kPriorityLevelNameCatchAll, 10000,
                        kDistinguisherByUser,
                        Everything(Groups({kAllUnauthenticated, kAllAuthenticated})));
@@ -168,8 +168,8 @@ std::optional<KubernetesVersion> ParseKubernetesVersion(std::string_view text,
 
 BootstrapObjects Bootstrap(KubernetesVersion version) {
   BootstrapObjects b;
-  b.mandatory_priority_levels = {MandatoryCatchAllLevel(), MandatoryExemptLevel()};
-  b.mandatory_flow_schemas = {MandatoryExemptSchema(), MandatoryCatchAllSchema()};
+  b.mandatory_priority_levels = {CatchAllLevelObject(), ExemptLevelObject()};
+  b.mandatory_flow_schemas = {ExemptSchemaObject(), CatchAllSchemaObject()};
 
   b.suggested_priority_levels = {
       Limited("system", 30, 33, Queuing(64, 6, 50)),
@@ -240,16 +240,16 @@ BootstrapObjects Bootstrap(KubernetesVersion version) {
 }
 
 const FlowSchema* MandatoryFlowSchema(std::string_view name) {
-  static const FlowSchema exempt = MandatoryExemptSchema();
-  static const FlowSchema catch_all = MandatoryCatchAllSchema();
+  static const FlowSchema exempt = ExemptSchemaObject();
+  static const FlowSchema catch_all = CatchAllSchemaObject();
   if (name == kFlowSchemaNameExempt) return &exempt;
   if (name == kFlowSchemaNameCatchAll) return &catch_all;
   return nullptr;
 }
 
 const PriorityLevelConfiguration* MandatoryPriorityLevel(std::string_view name) {
-  static const PriorityLevelConfiguration exempt = MandatoryExemptLevel();
-  static const PriorityLevelConfiguration catch_all = MandatoryCatchAllLevel();
+  static const PriorityLevelConfiguration exempt = ExemptLevelObject();
+  static const PriorityLevelConfiguration catch_all = CatchAllLevelObject();
   if (name == kPriorityLevelNameExempt) return &exempt;
   if (name == kPriorityLevelNameCatchAll) return &catch_all;
   return nullptr;

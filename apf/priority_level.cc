@@ -2,6 +2,17 @@
 
 namespace apf {
 
+PriorityLevelAllocationSpec PriorityLevel::AllocationSpec() const {
+  PriorityLevelAllocationSpec spec;
+  spec.name = name;
+  spec.type = type;
+  spec.nominal_concurrency_shares = nominal_concurrency_shares;
+  spec.lendable_percent = lendable_percent;
+  if (!exempt()) spec.borrowing_limit_percent = borrowing_limit_percent;
+  if (queues_requests()) spec.queuing_hand_size = queuing.hand_size;
+  return spec;
+}
+
 PriorityLevel MakePriorityLevel(const PriorityLevelConfiguration& pl) {
   PriorityLevel level;
   level.name = pl.metadata.name;

@@ -9,10 +9,10 @@
 #include <string>
 
 #include "apf/priority_level_configuration.h"
+#include "apf/priority_level_limits.h"  // PriorityLevelType, PriorityLevelAllocationSpec
 
 namespace apf {
 
-enum class PriorityLevelType { kLimited, kExempt };
 enum class LimitResponseType { kQueue, kReject };
 
 struct PriorityLevel {
@@ -41,6 +41,9 @@ struct PriorityLevel {
   // Whether the filter computes a distinguisher and a flow hash for this level
   // (apf_controller.go startRequest: only when numQueues > 1).
   bool uses_flow_hash() const { return queues_requests() && queuing.queues > 1; }
+
+  // What the concurrency allocation reads of this level (apf/priority_level_limits.h).
+  PriorityLevelAllocationSpec AllocationSpec() const;
 };
 
 // The view of a defaulted, valid object. The caller checks validity first.

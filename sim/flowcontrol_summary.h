@@ -1,8 +1,9 @@
 // The static per-level numbers a reader of a flow-control configuration wants next to it:
 // each level's nominal concurrency limit and the bounds borrowing moves it within, at a
-// given server concurrency limit (apf_controller.go finishQueueSetReconfigsLocked,
-// APF-SPEC 3.1), and the most seats one request may take there (APF-SPEC 3.2). Used by
-// `apfsim explain` and `apfsim lint`; the allocation model computes the live values.
+// given server concurrency limit (APF-SPEC 3.1), and the most seats one request may take
+// there (APF-SPEC 3.2), for every level of a digested configuration at once. Used by
+// `apfsim explain` and `apfsim lint`; the numbers come from the allocation model
+// (apf/priority_level_limits.h).
 #ifndef SIM_FLOWCONTROL_SUMMARY_H_
 #define SIM_FLOWCONTROL_SUMMARY_H_
 
@@ -16,11 +17,11 @@ namespace sim {
 inline constexpr int kDefaultServerConcurrencyLimit = 400 + 200;  // the two in-flight flags
 
 struct LevelLimits {
-  int nominal_cl = 0;    // ceil(serverCL * NCS / shareSum)
-  int lendable_cl = 0;   // round(nominalCL * lendablePercent / 100)
-  int borrowing_cl = 0;  // round(nominalCL * borrowingLimitPercent / 100), else serverCL
-  int min_cl = 0;        // nominalCL - lendableCL
-  int max_cl = 0;        // nominalCL + borrowingCL
+  std::int64_t nominal_cl = 0;    // ceil(serverCL * NCS / shareSum)
+  std::int64_t lendable_cl = 0;   // round(nominalCL * lendablePercent / 100)
+  std::int64_t borrowing_cl = 0;  // round(nominalCL * borrowingLimitPercent / 100), else serverCL
+  std::int64_t min_cl = 0;        // nominalCL - lendableCL
+  std::int64_t max_cl = 0;        // nominalCL + borrowingCL
   // Queue levels only: max(1, min(ceil(0.15 nominalCL), nominalCL / handSize)); 0 otherwise.
   std::uint64_t max_seats = 0;
 };
