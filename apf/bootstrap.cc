@@ -91,9 +91,8 @@ PolicyRulesWithSubjects Everything(std::vector<Subject> subjects) {
       {NonResourceRule({kVerbAll}, {kNonResourceAll})}};
 }
 
-FlowSchema NewFlowSchema(const std::string& name, const std::string& level,
-                         std::int32_t precedence, const char* distinguisher,
-                         PolicyRulesWithSubjects rules) {
+FlowSchema NewFlowSchema(const std::string& name, const std::string& level, std::int32_t precedence,
+                         const char* distinguisher, PolicyRulesWithSubjects rules) {
   FlowSchema fs;
   fs.metadata = BootstrapMeta(name);
   fs.spec.priority_level_name = level;
@@ -132,8 +131,7 @@ std::string KubernetesVersion::ToString() const {
   return std::to_string(major) + "." + std::to_string(minor);
 }
 
-std::optional<KubernetesVersion> ParseKubernetesVersion(std::string_view text,
-                                                        std::string* error) {
+std::optional<KubernetesVersion> ParseKubernetesVersion(std::string_view text, std::string* error) {
   auto fail = [&](const std::string& why) -> std::optional<KubernetesVersion> {
     if (error) *error = why;
     return std::nullopt;
@@ -159,9 +157,9 @@ std::optional<KubernetesVersion> ParseKubernetesVersion(std::string_view text,
     }
   }
   if (v < kOldestKubernetesVersion || v > kNewestKubernetesVersion) {
-    return fail("Kubernetes " + v.ToString() + " is not supported (supported: " +
-                kOldestKubernetesVersion.ToString() + " to " + kNewestKubernetesVersion.ToString() +
-                ")");
+    return fail("Kubernetes " + v.ToString() +
+                " is not supported (supported: " + kOldestKubernetesVersion.ToString() + " to " +
+                kNewestKubernetesVersion.ToString() + ")");
   }
   return v;
 }
@@ -189,8 +187,7 @@ BootstrapObjects Bootstrap(KubernetesVersion version) {
       PolicyRulesWithSubjects{
           Groups({kSystemNodes}),
           {ResourceRule({kVerbAll}, {""}, {"nodes", "nodes/status"}, {kNamespaceEvery}, true),
-           ResourceRule({kVerbAll}, {"coordination.k8s.io"}, {"leases"}, {kNamespaceEvery},
-                        false)},
+           ResourceRule({kVerbAll}, {"coordination.k8s.io"}, {"leases"}, {kNamespaceEvery}, false)},
           {}}));
   fs.push_back(NewFlowSchema(
       "probes", "exempt", 2, nullptr,
@@ -201,20 +198,19 @@ BootstrapObjects Bootstrap(KubernetesVersion version) {
       "system-leader-election", "leader-election", 100, kDistinguisherByUser,
       PolicyRulesWithSubjects{Concat(Users({kKubeControllerManager, kKubeScheduler}),
                                      KubeSystemServiceAccounts({kNameAll})),
-                              {ResourceRule(get_create_update, {"coordination.k8s.io"},
-                                            {"leases"}, {kNamespaceEvery}, false)},
+                              {ResourceRule(get_create_update, {"coordination.k8s.io"}, {"leases"},
+                                            {kNamespaceEvery}, false)},
                               {}}));
   if (version < KubernetesVersion{1, 34}) {
     // Removed in 1.34 by "Remove FlowSchemas handling non-leases-backed leader election".
     fs.push_back(NewFlowSchema(
         "workload-leader-election", "leader-election", 200, kDistinguisherByUser,
-        PolicyRulesWithSubjects{
-            KubeSystemServiceAccounts({kNameAll}),
-            {ResourceRule(get_create_update, {""}, {"endpoints", "configmaps"},
-                          {kNamespaceEvery}, false),
-             ResourceRule(get_create_update, {"coordination.k8s.io"}, {"leases"},
-                          {kNamespaceEvery}, false)},
-            {}}));
+        PolicyRulesWithSubjects{KubeSystemServiceAccounts({kNameAll}),
+                                {ResourceRule(get_create_update, {""}, {"endpoints", "configmaps"},
+                                              {kNamespaceEvery}, false),
+                                 ResourceRule(get_create_update, {"coordination.k8s.io"},
+                                              {"leases"}, {kNamespaceEvery}, false)},
+                                {}}));
     fs.push_back(NewFlowSchema(
         "endpoint-controller", "workload-high", 150, kDistinguisherByUser,
         PolicyRulesWithSubjects{

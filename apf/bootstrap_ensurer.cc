@@ -46,9 +46,8 @@ template <typename Object>
 void Ensure(const char* kind, const std::vector<Object>& boots, bool mandatory,
             std::vector<Object>& objects, std::vector<ConfigNote>* notes) {
   for (const Object& boot : boots) {
-    auto it = std::find_if(objects.begin(), objects.end(), [&](const Object& o) {
-      return o.metadata.name == boot.metadata.name;
-    });
+    auto it = std::find_if(objects.begin(), objects.end(),
+                           [&](const Object& o) { return o.metadata.name == boot.metadata.name; });
     if (it == objects.end()) {
       objects.push_back(boot);
       continue;
@@ -92,7 +91,8 @@ void RemoveUnwanted(const char* kind, const std::set<std::string>& wanted,
 
 std::optional<bool> ParseGoBool(std::string_view s) {
   if (s == "1" || s == "t" || s == "T" || s == "TRUE" || s == "true" || s == "True") return true;
-  if (s == "0" || s == "f" || s == "F" || s == "FALSE" || s == "false" || s == "False") return false;
+  if (s == "0" || s == "f" || s == "F" || s == "FALSE" || s == "false" || s == "False")
+    return false;
   return std::nullopt;
 }
 
@@ -102,8 +102,8 @@ FlowControlObjects EnsureBootstrapObjects(KubernetesVersion version,
   const BootstrapObjects boot = Bootstrap(version);
   FlowControlObjects out = applied;
   // The producer's order: suggested first, then the mandatory ones (every minute).
-  Ensure("PriorityLevelConfiguration", boot.suggested_priority_levels, false,
-         out.priority_levels, notes);
+  Ensure("PriorityLevelConfiguration", boot.suggested_priority_levels, false, out.priority_levels,
+         notes);
   Ensure("FlowSchema", boot.suggested_flow_schemas, false, out.flow_schemas, notes);
   Ensure("PriorityLevelConfiguration", boot.mandatory_priority_levels, true, out.priority_levels,
          notes);

@@ -17,9 +17,8 @@ bool StartsWith(std::string_view s, std::string_view prefix) {
 bool ResourceEntryMatches(std::string_view entry, std::string_view resource,
                           std::string_view subresource) {
   if (subresource.empty()) return entry == resource;
-  return entry.size() == resource.size() + 1 + subresource.size() &&
-         StartsWith(entry, resource) && entry[resource.size()] == '/' &&
-         entry.substr(resource.size() + 1) == subresource;
+  return entry.size() == resource.size() + 1 + subresource.size() && StartsWith(entry, resource) &&
+         entry[resource.size()] == '/' && entry.substr(resource.size() + 1) == subresource;
 }
 
 // ["a","b"], so that the core group "" shows.
@@ -73,8 +72,8 @@ Classifier::Classifier(const FlowControlConfig& config) : config_(&config) {
       for (const Subject& s : rule.subjects) {
         CompiledSubject c;
         if (s.kind == kSubjectKindUser && s.user) {
-          c.kind = s.user->name == kNameAll ? CompiledSubject::Kind::kAny
-                                            : CompiledSubject::Kind::kUser;
+          c.kind =
+              s.user->name == kNameAll ? CompiledSubject::Kind::kAny : CompiledSubject::Kind::kUser;
           c.text = s.user->name;
         } else if (s.kind == kSubjectKindGroup && s.group) {
           c.kind = s.group->name == kNameAll ? CompiledSubject::Kind::kAny
@@ -84,8 +83,7 @@ Classifier::Classifier(const FlowControlConfig& config) : config_(&config) {
           // serviceAccountMatchesNamespace and serviceaccount.MatchesUsername compare the
           // user name with "system:serviceaccount:NS:" and then the name.
           const ServiceAccountSubject& sa = *s.service_account;
-          std::string prefix =
-              std::string(kServiceAccountUsernamePrefix) + sa.namespace_ + ":";
+          std::string prefix = std::string(kServiceAccountUsernamePrefix) + sa.namespace_ + ":";
           if (sa.name == kNameAll) {
             c.kind = CompiledSubject::Kind::kServiceAccountPrefix;
             c.text = prefix;
@@ -287,7 +285,8 @@ std::string Classifier::ExplainSchema(int schema, const RequestDigest& r, bool* 
     std::string part;
     if (subject < 0) {
       std::string list;
-      for (const Subject& s : rule.subjects) list += (list.empty() ? "" : ", ") + describe_subject(s);
+      for (const Subject& s : rule.subjects)
+        list += (list.empty() ? "" : ", ") + describe_subject(s);
       part = "no subject matches user " + Q(r.user) + " (subjects: " + list + ")";
     } else {
       const std::string who = describe_subject(rule.subjects[subject]) + " matches";
@@ -308,8 +307,8 @@ std::string Classifier::ExplainSchema(int schema, const RequestDigest& r, bool* 
         } else {
           std::string reasons;
           for (size_t j = 0; j < rule.resource_rules.size(); ++j) {
-            reasons += (j ? "; " : "") + std::string("resourceRules[") + std::to_string(j) +
-                       "]: " + ResourceRuleMismatch(rule.resource_rules[j], cr.resource_rules[j], r);
+            reasons += (j ? "; " : "") + std::string("resourceRules[") + std::to_string(j) + "]: " +
+                       ResourceRuleMismatch(rule.resource_rules[j], cr.resource_rules[j], r);
           }
           part = who + ", but no resourceRule matches (" + reasons + ")";
         }
@@ -331,8 +330,7 @@ std::string Classifier::ExplainSchema(int schema, const RequestDigest& r, bool* 
           const NonResourcePolicyRule& nr = rule.non_resource_rules[0];
           const bool verb_ok = cr.non_resource_rules[0].verbs.Contains(r.verb);
           part = who + ", but no nonResourceRule matches (nonResourceRules[0]: " +
-                 (verb_ok ? "path " + Q(r.path) + " not matched by " +
-                                Join(nr.non_resource_urls)
+                 (verb_ok ? "path " + Q(r.path) + " not matched by " + Join(nr.non_resource_urls)
                           : "verb " + Q(r.verb) + " not in " + Join(nr.verbs)) +
                  ")";
         }

@@ -36,7 +36,8 @@ std::uint64_t HashFlowID(std::string_view flow_schema_name, std::string_view dis
   return FirstEightBytesLittleEndian(digest);
 }
 
-FlowHasher::FlowHasher() : ctx_(EVP_MD_CTX_new()), sha256_(EVP_MD_fetch(nullptr, "SHA256", nullptr)) {
+FlowHasher::FlowHasher()
+    : ctx_(EVP_MD_CTX_new()), sha256_(EVP_MD_fetch(nullptr, "SHA256", nullptr)) {
   if (!ctx_ || !sha256_) throw std::runtime_error("libcrypto has no SHA-256");
 }
 

@@ -18,7 +18,7 @@
 namespace apf {
 
 // The wildcards and well-known names of the API (flowcontrol/v1/types.go).
-inline constexpr const char* kNameAll = "*";         // User, Group, ServiceAccount name
+inline constexpr const char* kNameAll = "*";  // User, Group, ServiceAccount name
 inline constexpr const char* kVerbAll = "*";
 inline constexpr const char* kAPIGroupAll = "*";
 inline constexpr const char* kResourceAll = "*";
@@ -108,7 +108,7 @@ struct FlowDistinguisherMethod {
 };
 
 struct FlowSchemaSpec {
-  std::string priority_level_name;  // spec.priorityLevelConfiguration.name
+  std::string priority_level_name;       // spec.priorityLevelConfiguration.name
   std::int32_t matching_precedence = 0;  // 0 is defaulted to 1000
   std::optional<FlowDistinguisherMethod> distinguisher_method;
   std::vector<PolicyRulesWithSubjects> rules;

@@ -27,10 +27,12 @@ std::string BrokenPriorityLevelReason(const PriorityLevelConfiguration& pl) {
     if (lr.queuing) {
       // shufflesharding.NewDealer's limits, checked when the queue set is configured.
       const std::int32_t deck = lr.queuing->queues, hand = lr.queuing->hand_size;
-      if (deck <= 0 || hand <= 0) return "deckSize " + std::to_string(deck) + " or handSize " +
-                                          std::to_string(hand) + " is not positive";
-      if (hand > deck) return "handSize " + std::to_string(hand) + " is greater than deckSize " +
-                              std::to_string(deck);
+      if (deck <= 0 || hand <= 0)
+        return "deckSize " + std::to_string(deck) + " or handSize " + std::to_string(hand) +
+               " is not positive";
+      if (hand > deck)
+        return "handSize " + std::to_string(hand) + " is greater than deckSize " +
+               std::to_string(deck);
       if (deck > (1 << 26)) return "deckSize " + std::to_string(deck) + " is impractically large";
       if (!HandFitsHashBits(deck, hand)) {
         return "required entropy bits of deckSize " + std::to_string(deck) + " and handSize " +
@@ -77,8 +79,8 @@ FlowControlConfig DigestConfig(const FlowControlObjects& objects) {
   std::vector<std::string> order;
   for (const FlowSchema& fs : objects.flow_schemas) {
     if (schemas.count(fs.metadata.name)) {
-      config.notes.push_back(
-          {"FlowSchema", fs.metadata.name, "", "given twice; the later object replaces the earlier"});
+      config.notes.push_back({"FlowSchema", fs.metadata.name, "",
+                              "given twice; the later object replaces the earlier"});
     } else {
       order.push_back(fs.metadata.name);
     }
@@ -104,12 +106,12 @@ FlowControlConfig DigestConfig(const FlowControlObjects& objects) {
     }
     return a->metadata.name < b->metadata.name;
   });
-  const bool have_exempt = schemas.count(kFlowSchemaNameExempt) &&
-                           std::find(usable.begin(), usable.end(),
-                                     schemas[kFlowSchemaNameExempt]) != usable.end();
-  const bool have_catch_all = schemas.count(kFlowSchemaNameCatchAll) &&
-                              std::find(usable.begin(), usable.end(),
-                                        schemas[kFlowSchemaNameCatchAll]) != usable.end();
+  const bool have_exempt =
+      schemas.count(kFlowSchemaNameExempt) &&
+      std::find(usable.begin(), usable.end(), schemas[kFlowSchemaNameExempt]) != usable.end();
+  const bool have_catch_all =
+      schemas.count(kFlowSchemaNameCatchAll) &&
+      std::find(usable.begin(), usable.end(), schemas[kFlowSchemaNameCatchAll]) != usable.end();
   if (!have_exempt) {
     config.flow_schemas.push_back(*MandatoryFlowSchema(kFlowSchemaNameExempt));
     config.notes.push_back({"FlowSchema", kFlowSchemaNameExempt, "",

@@ -81,8 +81,8 @@ bool IsDNS1123Label(const std::string& s, size_t begin, size_t end) {
 }
 
 const std::set<std::string>& SupportedVerbs() {
-  static const std::set<std::string> verbs = {"get",   "list",  "create", "update", "delete",
-                                              "deletecollection", "patch", "watch", "proxy"};
+  static const std::set<std::string> verbs = {
+      "get", "list", "create", "update", "delete", "deletecollection", "patch", "watch", "proxy"};
   return verbs;
 }
 
@@ -104,7 +104,8 @@ void ValidateVerbs(const std::vector<std::string>& verbs, const std::string& pat
     errs.push_back(Required(path, "verbs must contain at least one value"));
   } else if (HasWildcard(verbs)) {
     if (verbs.size() > 1) {
-      errs.push_back(Invalid(path, JsonList(verbs), "if '*' is present, must not specify other verbs"));
+      errs.push_back(
+          Invalid(path, JsonList(verbs), "if '*' is present, must not specify other verbs"));
     }
   } else {
     for (const std::string& v : verbs) {
@@ -122,8 +123,7 @@ void ValidateVerbs(const std::vector<std::string>& verbs, const std::string& pat
   }
 }
 
-void ValidateServiceAccountSubject(const Subject& subject, const std::string& path,
-                                   Errors& errs) {
+void ValidateServiceAccountSubject(const Subject& subject, const std::string& path, Errors& errs) {
   if (!subject.service_account) {
     errs.push_back(Required(path + ".serviceAccount",
                             "serviceAccount is required when subject kind is 'ServiceAccount'"));
@@ -142,8 +142,8 @@ void ValidateServiceAccountSubject(const Subject& subject, const std::string& pa
       errs.push_back(Invalid(path + ".serviceAccount.namespace", Quote(sa.namespace_), msg));
     }
   } else {
-    errs.push_back(Required(path + ".serviceAccount.namespace",
-                            "must specify namespace for service account"));
+    errs.push_back(
+        Required(path + ".serviceAccount.namespace", "must specify namespace for service account"));
   }
 }
 
@@ -174,7 +174,8 @@ void ValidateSubject(const Subject& subject, const std::string& path, Errors& er
   };
   auto forbid_user = [&] {
     if (subject.user) {
-      errs.push_back(Forbidden(path + ".user", "user is forbidden when subject kind is not 'User'"));
+      errs.push_back(
+          Forbidden(path + ".user", "user is forbidden when subject kind is not 'User'"));
     }
   };
   auto forbid_group = [&] {
@@ -204,13 +205,15 @@ void ValidateSubject(const Subject& subject, const std::string& path, Errors& er
 void ValidateResourceRule(const ResourcePolicyRule& rule, const std::string& path, Errors& errs) {
   ValidateVerbs(rule.verbs, path + ".verbs", errs);
   if (rule.api_groups.empty()) {
-    errs.push_back(Required(path + ".apiGroups", "resource rules must supply at least one api group"));
+    errs.push_back(
+        Required(path + ".apiGroups", "resource rules must supply at least one api group"));
   } else if (rule.api_groups.size() > 1 && HasWildcard(rule.api_groups)) {
     errs.push_back(Invalid(path + ".apiGroups", JsonList(rule.api_groups),
                            "if '*' is present, must not specify other api groups"));
   }
   if (rule.resources.empty()) {
-    errs.push_back(Required(path + ".resources", "resource rules must supply at least one resource"));
+    errs.push_back(
+        Required(path + ".resources", "resource rules must supply at least one resource"));
   } else if (rule.resources.size() > 1 && HasWildcard(rule.resources)) {
     errs.push_back(Invalid(path + ".resources", JsonList(rule.resources),
                            "if '*' is present, must not specify other resources"));
@@ -304,7 +307,8 @@ void ValidateLimited(const LimitedPriorityLevelConfiguration& limited, const std
       ValidateQueuing(*lr.queuing, lr_path + ".queuing", errs);
     }
   } else {
-    errs.push_back(NotSupported(lr_path + ".type", Quote(lr.type), SupportedValues({"Queue", "Reject"})));
+    errs.push_back(
+        NotSupported(lr_path + ".type", Quote(lr.type), SupportedValues({"Queue", "Reject"})));
   }
   if (limited.lendable_percent &&
       !(*limited.lendable_percent >= 0 && *limited.lendable_percent <= 100)) {
@@ -325,7 +329,8 @@ void ValidateExempt(const ExemptPriorityLevelConfiguration& exempt, const std::s
                            std::to_string(*exempt.nominal_concurrency_shares),
                            "must be a non-negative integer"));
   }
-  if (exempt.lendable_percent && !(*exempt.lendable_percent >= 0 && *exempt.lendable_percent <= 100)) {
+  if (exempt.lendable_percent &&
+      !(*exempt.lendable_percent >= 0 && *exempt.lendable_percent <= 100)) {
     errs.push_back(Invalid(path + ".lendablePercent", std::to_string(*exempt.lendable_percent),
                            "must be between 0 and 100, inclusive"));
   }
@@ -423,9 +428,9 @@ std::vector<FieldError> ValidateFlowSchema(const FlowSchema& fs) {
     errs.push_back(Invalid("spec.matchingPrecedence", prec, "must be a positive value"));
   }
   if (spec.matching_precedence > kFlowSchemaMaxMatchingPrecedence) {
-    errs.push_back(Invalid("spec.matchingPrecedence", prec,
-                           "must not be greater than " +
-                               std::to_string(kFlowSchemaMaxMatchingPrecedence)));
+    errs.push_back(
+        Invalid("spec.matchingPrecedence", prec,
+                "must not be greater than " + std::to_string(kFlowSchemaMaxMatchingPrecedence)));
   }
   if (spec.matching_precedence == 1 && fs.metadata.name != kFlowSchemaNameExempt) {
     errs.push_back(Invalid("spec.matchingPrecedence", prec,
@@ -441,8 +446,8 @@ std::vector<FieldError> ValidateFlowSchema(const FlowSchema& fs) {
   }
   if (!spec.priority_level_name.empty()) {
     for (const std::string& msg : DNS1123SubdomainErrors(spec.priority_level_name)) {
-      errs.push_back(Invalid("spec.priorityLevelConfiguration.name",
-                             Quote(spec.priority_level_name), msg));
+      errs.push_back(
+          Invalid("spec.priorityLevelConfiguration.name", Quote(spec.priority_level_name), msg));
     }
   } else {
     errs.push_back(

@@ -33,7 +33,7 @@ struct QueuingConfiguration {
 };
 
 struct LimitResponse {
-  std::string type;  // "Queue" or "Reject"
+  std::string type;                             // "Queue" or "Reject"
   std::optional<QueuingConfiguration> queuing;  // set if and only if type is Queue
 
   bool operator==(const LimitResponse&) const = default;
@@ -42,7 +42,7 @@ struct LimitResponse {
 struct LimitedPriorityLevelConfiguration {
   std::optional<std::int32_t> nominal_concurrency_shares;  // unset is defaulted to 30
   LimitResponse limit_response;
-  std::optional<std::int32_t> lendable_percent;  // unset is defaulted to 0
+  std::optional<std::int32_t> lendable_percent;         // unset is defaulted to 0
   std::optional<std::int32_t> borrowing_limit_percent;  // unset means unlimited
 
   bool operator==(const LimitedPriorityLevelConfiguration&) const = default;

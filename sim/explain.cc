@@ -59,11 +59,11 @@ json ExplainRequest(const FlowControlSetup& setup, const apf::UserInfo& user,
   json tried = json::array();
   for (const apf::SchemaMatchTrace& t : classifier.Explain(digest)) {
     const int index = setup.config.FindFlowSchema(t.flow_schema);
-    tried.push_back({{"flowSchema", t.flow_schema},
-                     {"matchingPrecedence",
-                      setup.config.flow_schemas[index].spec.matching_precedence},
-                     {"matched", t.matched},
-                     {"why", t.why}});
+    tried.push_back(
+        {{"flowSchema", t.flow_schema},
+         {"matchingPrecedence", setup.config.flow_schemas[index].spec.matching_precedence},
+         {"matched", t.matched},
+         {"why", t.why}});
   }
   out["tried"] = tried;
   out["flowSchema"] = fs.metadata.name;
@@ -181,10 +181,9 @@ std::string FormatExplanation(const json& e) {
                                     ? std::string("unlimited")
                                     : level["borrowingLimitPercent"].dump() + "%";
   out += "nominal seats:   " + level["nominalSeats"].dump() + " of " +
-         level["serverConcurrencyLimit"].dump() + " (" +
-         level["nominalConcurrencyShares"].dump() + " of " + level["shareSum"].dump() +
-         " shares); lendable " + level["lendableSeats"].dump() + ", so between " +
-         level["minSeats"].dump() + " and " + level["maxSeats"].dump() +
+         level["serverConcurrencyLimit"].dump() + " (" + level["nominalConcurrencyShares"].dump() +
+         " of " + level["shareSum"].dump() + " shares); lendable " + level["lendableSeats"].dump() +
+         ", so between " + level["minSeats"].dump() + " and " + level["maxSeats"].dump() +
          " seats (borrowing " + borrowing + ")\n";
   if (level.contains("maxSeatsPerRequest")) {
     out += "max seats/request: " + level["maxSeatsPerRequest"].dump() + "\n";

@@ -144,8 +144,8 @@ std::vector<Candidate> CandidatesOf(const apf::FlowSchema& fs) {
       for (auto& u : IdentitiesOf(s)) users.push_back(std::move(u));
     }
     for (const auto& rr : rule.resource_rules) {
-      const auto verbs = Expand(rr.verbs, {"list", "get", "watch", "create", "update", "patch",
-                                           "delete"});
+      const auto verbs =
+          Expand(rr.verbs, {"list", "get", "watch", "create", "update", "patch", "delete"});
       const auto groups = Expand(rr.api_groups, {"", "apps", "coordination.k8s.io"});
       const auto resources = Expand(rr.resources, {"pods", "leases", "nodes", "nodes/status",
                                                    "endpoints", "configmaps", "deployments"});
@@ -218,9 +218,7 @@ std::string DescribeRequest(const Candidate& c) {
 // The suggested FlowSchemas that route the cluster's own components; taking their traffic
 // is rarely intended. service-accounts, global-default and catch-all are the buckets that
 // user FlowSchemas are expected to carve from.
-bool IsSystemSchema(const apf::FlowSchema& fs) {
-  return fs.spec.matching_precedence < 9000;
-}
+bool IsSystemSchema(const apf::FlowSchema& fs) { return fs.spec.matching_precedence < 9000; }
 
 // --- Collision estimate. ------------------------------------------------------------
 
@@ -315,11 +313,12 @@ std::vector<LintWarning> LintFlowControl(const FlowControlManifests& user,
     const LevelLimits& l = limits[i];
     std::vector<const apf::FlowSchema*> feeders;
     for (size_t f = 0; f < config.flow_schemas.size(); ++f) {
-      if (config.flow_schema_level[f] == static_cast<int>(i)) feeders.push_back(&config.flow_schemas[f]);
+      if (config.flow_schema_level[f] == static_cast<int>(i))
+        feeders.push_back(&config.flow_schemas[f]);
     }
     const bool user_level = user_levels.count(pl.name) > 0;
-    if (user_level && !is_bootstrap_level(pl.name) && !pl.exempt() &&
-        !pl.borrowing_limit_percent && !feeders.empty()) {
+    if (user_level && !is_bootstrap_level(pl.name) && !pl.exempt() && !pl.borrowing_limit_percent &&
+        !feeders.empty()) {
       warn("fence-borrowing", kPL, pl.name, "spec.limited",
            "borrowingLimitPercent is unset, which means unlimited borrowing: this level may grow "
            "from its nominal " +
@@ -337,37 +336,46 @@ std::vector<LintWarning> LintFlowControl(const FlowControlManifests& user,
                " seats (" + std::to_string(pl.nominal_concurrency_shares) + " of " +
                std::to_string(static_cast<long long>(ShareSum(config))) +
                " shares), fewer than its max seats per request (" + std::to_string(l.max_seats) +
-               ") times its hand size (" + std::to_string(pl.queuing.hand_size) + ") = " +
-               std::to_string(width) +
+               ") times its hand size (" + std::to_string(pl.queuing.hand_size) +
+               ") = " + std::to_string(width) +
                ": one flow's requests at the heads of its queues can hold every seat "
                "(kubernetes#115409). Give it more shares or a smaller hand");
     }
     // Collisions: only for levels the user wrote or routes their own schemas to.
     bool touched = user_level;
-    for (const apf::FlowSchema* fs : feeders) touched = touched || user_schemas.count(fs->metadata.name);
+    for (const apf::FlowSchema* fs : feeders)
+      touched = touched || user_schemas.count(fs->metadata.name);
     if (!touched || !pl.uses_flow_hash()) continue;
     int flows = 0;
     bool bounded = true;
     for (const apf::FlowSchema* fs : feeders) {
       const int n = FlowsOf(*fs);
-      if (n < 0) bounded = false;
-      else flows += n;
+      if (n < 0)
+        bounded = false;
+      else
+        flows += n;
     }
     if (!bounded) flows = std::max(flows, options.expected_flows);
     if (flows <= 1) continue;
     const double p = HandCoveredProbability(pl.queuing.queues, pl.queuing.hand_size, flows - 1);
     if (p > options.collision_threshold) {
-      const double pair = 1 - Choose(pl.queuing.queues - pl.queuing.hand_size, pl.queuing.hand_size) /
-                                  Choose(pl.queuing.queues, pl.queuing.hand_size);
+      const double pair =
+          1 - Choose(pl.queuing.queues - pl.queuing.hand_size, pl.queuing.hand_size) /
+                  Choose(pl.queuing.queues, pl.queuing.hand_size);
       warn("collisions", kPL, pl.name, "spec.limited.limitResponse.queuing",
            std::string("with ") + (bounded ? "" : "an assumed ") + std::to_string(flows) +
                " flows (" +
                (bounded ? std::string("as its FlowSchemas' subjects and namespaces bound them")
                         : "its FlowSchemas do not bound them; see --expected-flows") +
                "), " + std::to_string(pl.queuing.queues) + " queues and a hand of " +
-               std::to_string(pl.queuing.hand_size) + ", a flow's whole hand is shared with the "
-               "others with probability " + Percent(p) + " (any two flows share a queue with "
-               "probability " + Percent(pair) + "), so a heavy flow can leave it nowhere to "
+               std::to_string(pl.queuing.hand_size) +
+               ", a flow's whole hand is shared with the "
+               "others with probability " +
+               Percent(p) +
+               " (any two flows share a queue with "
+               "probability " +
+               Percent(pair) +
+               "), so a heavy flow can leave it nowhere to "
                "escape. Use more queues or a larger hand");
     }
   }
@@ -432,9 +440,9 @@ std::vector<LintWarning> LintFlowControl(const FlowControlManifests& user,
         const std::string to_level = full.priority_level(after.priority_level).name;
         warn("shadowing", kFS, to.metadata.name, "spec.matchingPrecedence",
              "with matchingPrecedence " + std::to_string(to.spec.matching_precedence) +
-                 " it takes requests that the suggested FlowSchema " + from.metadata.name +
-                 " (" + std::to_string(from.spec.matching_precedence) + ") sends to " +
-                 from_level + ": for example " + DescribeRequest(c) + " now goes to " + to_level +
+                 " it takes requests that the suggested FlowSchema " + from.metadata.name + " (" +
+                 std::to_string(from.spec.matching_precedence) + ") sends to " + from_level +
+                 ": for example " + DescribeRequest(c) + " now goes to " + to_level +
                  ". Narrow its subjects or rules, or raise its matchingPrecedence above " +
                  std::to_string(from.spec.matching_precedence) + ", if that was not meant");
       }

@@ -49,8 +49,7 @@ struct LintOptions {
 
 // `user` are the files' objects (valid); `setup` is BuildFlowControl of them.
 std::vector<LintWarning> LintFlowControl(const FlowControlManifests& user,
-                                         const FlowControlSetup& setup,
-                                         const LintOptions& options);
+                                         const FlowControlSetup& setup, const LintOptions& options);
 
 // "file:line:column: warning: FlowSchema x: spec.field: message [check]".
 std::string FormatLintWarning(const LintWarning& w);

@@ -237,8 +237,8 @@ void ReadOne(const YamlValue& value, FlowControlManifests& out) {
                      "PriorityLevelConfiguration or List)");
   }
   if (api_version != kFlowControlV1 && api_version != kFlowControlV1beta3) {
-    std::string message = "apiVersion \"" + api_version + "\" is not supported; use " +
-                          kFlowControlV1;
+    std::string message =
+        "apiVersion \"" + api_version + "\" is not supported; use " + kFlowControlV1;
     if (api_version == "flowcontrol.apiserver.k8s.io/v1beta1" ||
         api_version == "flowcontrol.apiserver.k8s.io/v1beta2" ||
         api_version == "flowcontrol.apiserver.k8s.io/v1alpha1") {
@@ -306,9 +306,8 @@ apf::FlowControlObjects FlowControlManifests::Objects(std::vector<apf::ConfigNot
                           "); the later object replaces the earlier, as applying both would"});
   };
   for (const LoadedPriorityLevel& pl : priority_levels) {
-    auto it = std::find_if(out.priority_levels.begin(), out.priority_levels.end(), [&](auto& o) {
-      return o.metadata.name == pl.object.metadata.name;
-    });
+    auto it = std::find_if(out.priority_levels.begin(), out.priority_levels.end(),
+                           [&](auto& o) { return o.metadata.name == pl.object.metadata.name; });
     if (it != out.priority_levels.end()) {
       note("PriorityLevelConfiguration", pl.object.metadata.name, pl.source);
       *it = pl.object;
@@ -317,9 +316,8 @@ apf::FlowControlObjects FlowControlManifests::Objects(std::vector<apf::ConfigNot
     }
   }
   for (const LoadedFlowSchema& fs : flow_schemas) {
-    auto it = std::find_if(out.flow_schemas.begin(), out.flow_schemas.end(), [&](auto& o) {
-      return o.metadata.name == fs.object.metadata.name;
-    });
+    auto it = std::find_if(out.flow_schemas.begin(), out.flow_schemas.end(),
+                           [&](auto& o) { return o.metadata.name == fs.object.metadata.name; });
     if (it != out.flow_schemas.end()) {
       note("FlowSchema", fs.object.metadata.name, fs.source);
       *it = fs.object;

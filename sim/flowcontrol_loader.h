@@ -33,9 +33,9 @@ namespace sim {
 
 // Where an object came from, for messages about it.
 struct ManifestSource {
-  SourceLocation where;      // the object's start
-  std::string path;          // its field path in the document ("items[3]", "" at the top)
-  std::string api_version;   // as written: ".../v1" or ".../v1beta3"
+  SourceLocation where;     // the object's start
+  std::string path;         // its field path in the document ("items[3]", "" at the top)
+  std::string api_version;  // as written: ".../v1" or ".../v1beta3"
   // Where each field read was, keyed by its path inside the object ("spec.limited").
   std::map<std::string, SourceLocation> fields;
 

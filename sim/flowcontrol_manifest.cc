@@ -42,18 +42,18 @@ bool NeedsQuotes(const std::string& s) {
   }
   if (s.find(": ") != std::string::npos || s.find(" #") != std::string::npos) return true;
   // Reads as null, a boolean or a number (go-yaml's YAML 1.1 rules).
-  static const char* kReserved[] = {"~",   "null", "Null", "NULL", "y",   "Y",    "yes",  "Yes",
-                                    "YES", "n",    "N",    "no",   "No",  "NO",   "true", "True",
-                                    "TRUE", "false", "False", "FALSE", "on", "On",  "ON",  "off",
-                                    "Off", "OFF"};
+  static const char* kReserved[] = {"~",    "null", "Null", "NULL",  "y",     "Y",     "yes",
+                                    "Yes",  "YES",  "n",    "N",     "no",    "No",    "NO",
+                                    "true", "True", "TRUE", "false", "False", "FALSE", "on",
+                                    "On",   "ON",   "off",  "Off",   "OFF"};
   for (const char* r : kReserved) {
     if (s == r) return true;
   }
   bool numeric = true;
   for (char c : s) {
     if (!(std::isdigit(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == 'e' ||
-          c == 'E' || c == 'x' || c == 'X' || c == 'o' || c == 'b' ||
-          (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'))) {
+          c == 'E' || c == 'x' || c == 'X' || c == 'o' || c == 'b' || (c >= 'a' && c <= 'f') ||
+          (c >= 'A' && c <= 'F'))) {
       numeric = false;
       break;
     }
@@ -186,7 +186,8 @@ json PriorityLevelToJson(const apf::PriorityLevelConfiguration& pl) {
   }
   if (const auto& e = pl.spec.exempt) {
     json exempt = json::object();
-    if (e->nominal_concurrency_shares) exempt["nominalConcurrencyShares"] = *e->nominal_concurrency_shares;
+    if (e->nominal_concurrency_shares)
+      exempt["nominalConcurrencyShares"] = *e->nominal_concurrency_shares;
     if (e->lendable_percent) exempt["lendablePercent"] = *e->lendable_percent;
     spec["exempt"] = exempt;
   }

@@ -241,7 +241,8 @@ std::int64_t YamlValue::Int64() const {
     const std::uint64_t limit =
         negative ? std::uint64_t{1} << 63 : std::uint64_t(std::numeric_limits<std::int64_t>::max());
     if (magnitude > limit) Fail("integer " + node_.Scalar() + " is out of range");
-    return negative ? static_cast<std::int64_t>(0 - magnitude) : static_cast<std::int64_t>(magnitude);
+    return negative ? static_cast<std::int64_t>(0 - magnitude)
+                    : static_cast<std::int64_t>(magnitude);
   }
   if (node_.IsScalar() && TypeOfScalar(node_) == PlainType::kFloat) {
     double d = 0;
@@ -253,7 +254,8 @@ std::int64_t YamlValue::Int64() const {
 
 std::int32_t YamlValue::Int32() const {
   const std::int64_t v = Int64();
-  if (v < std::numeric_limits<std::int32_t>::min() || v > std::numeric_limits<std::int32_t>::max()) {
+  if (v < std::numeric_limits<std::int32_t>::min() ||
+      v > std::numeric_limits<std::int32_t>::max()) {
     Fail("integer " + std::to_string(v) + " does not fit in 32 bits");
   }
   return static_cast<std::int32_t>(v);
@@ -354,7 +356,8 @@ YamlMap::YamlMap(const YamlValue& value) : value_(value) {
   for (const auto& pair : node) {
     const YAML::Node key = pair.first;
     if (!key.IsScalar()) {
-      throw InputError(LocationOf(value.source(), key), value.path().empty() ? "(top level)" : value.path(),
+      throw InputError(LocationOf(value.source(), key),
+                       value.path().empty() ? "(top level)" : value.path(),
                        "a mapping key must be a plain value");
     }
     for (const Entry& e : entries_) {

@@ -2,11 +2,12 @@
 // of APF-SPEC 2.7 (read from k8s.io/apiserver pkg/apis/flowcontrol/bootstrap/default.go)
 // and, for 1.29-1.33, against default.go at tags v0.29.0 to v0.33.13, which carry the
 // endpoint-controller and workload-leader-election FlowSchemas removed in 1.34.
+#include "apf/bootstrap.h"
+
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
 
-#include "apf/bootstrap.h"
 #include "apf/flowcontrol_defaults.h"
 #include "apf/flowcontrol_validation.h"
 
@@ -55,10 +56,14 @@ struct LevelRow {
 };
 
 const LevelRow kLevelTable[] = {
-    {"exempt", true, 0, 0, 0, 0, 0},          {"catch-all", false, 5, 0, 0, 0, 0},
-    {"system", false, 30, 33, 64, 6, 50},      {"node-high", false, 40, 25, 64, 6, 50},
-    {"leader-election", false, 10, 0, 16, 4, 50}, {"workload-high", false, 40, 50, 128, 6, 50},
-    {"workload-low", false, 100, 90, 128, 6, 50}, {"global-default", false, 20, 50, 128, 6, 50},
+    {"exempt", true, 0, 0, 0, 0, 0},
+    {"catch-all", false, 5, 0, 0, 0, 0},
+    {"system", false, 30, 33, 64, 6, 50},
+    {"node-high", false, 40, 25, 64, 6, 50},
+    {"leader-election", false, 10, 0, 16, 4, 50},
+    {"workload-high", false, 40, 50, 128, 6, 50},
+    {"workload-low", false, 100, 90, 128, 6, 50},
+    {"global-default", false, 20, 50, 128, 6, 50},
 };
 
 // One row of APF-SPEC 2.7's FlowSchema table (and, for the two removed in 1.34, of
@@ -95,7 +100,8 @@ void CheckSchemaRow(const BootstrapObjects& b, const SchemaRow& row) {
   CHECK(fs->spec.matching_precedence == row.precedence);
   CHECK(fs->spec.priority_level_name == row.level);
   CHECK(fs->spec.distinguisher_method.has_value() == (std::string(row.distinguisher) != ""));
-  if (fs->spec.distinguisher_method) CHECK(fs->spec.distinguisher_method->type == row.distinguisher);
+  if (fs->spec.distinguisher_method)
+    CHECK(fs->spec.distinguisher_method->type == row.distinguisher);
   CHECK(fs->metadata.annotations.at(apf::kAutoUpdateAnnotation) == "true");
 }
 
@@ -179,8 +185,7 @@ TEST_CASE("1.29 to 1.33 also have the two leader-election FlowSchemas removed in
   }
 }
 
-TEST_CASE("the default FlowSchemas' subjects and rules are those of APF-SPEC 2.7",
-          "[bootstrap]") {
+TEST_CASE("the default FlowSchemas' subjects and rules are those of APF-SPEC 2.7", "[bootstrap]") {
   const BootstrapObjects b = Bootstrap({1, 36});
   using V = std::vector<std::string>;
   const auto& probes = FindSchema(b, "probes")->spec.rules.at(0);
@@ -212,9 +217,9 @@ TEST_CASE("the default FlowSchemas' subjects and rules are those of APF-SPEC 2.7
   CHECK_FALSE(nh.resource_rules[1].cluster_scope);
 
   // "Everything": one resource rule over all, cluster scope included, and all URLs.
-  for (const char* name : {"exempt", "system-nodes", "kube-controller-manager", "kube-scheduler",
-                           "kube-system-service-accounts", "service-accounts", "global-default",
-                           "catch-all"}) {
+  for (const char* name :
+       {"exempt", "system-nodes", "kube-controller-manager", "kube-scheduler",
+        "kube-system-service-accounts", "service-accounts", "global-default", "catch-all"}) {
     INFO(name);
     const auto& r = FindSchema(b, name)->spec.rules.at(0);
     REQUIRE(r.resource_rules.size() == 1);
@@ -256,8 +261,7 @@ TEST_CASE("defaulting changes no bootstrap object and all of them are valid", "[
   }
 }
 
-TEST_CASE("Kubernetes versions parse, and versions outside 1.29-1.37 are refused",
-          "[bootstrap]") {
+TEST_CASE("Kubernetes versions parse, and versions outside 1.29-1.37 are refused", "[bootstrap]") {
   CHECK(apf::ParseKubernetesVersion("1.36") == KubernetesVersion{1, 36});
   CHECK(apf::ParseKubernetesVersion("v1.29") == KubernetesVersion{1, 29});
   CHECK(apf::ParseKubernetesVersion("1.37.0") == KubernetesVersion{1, 37});

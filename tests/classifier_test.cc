@@ -3,12 +3,13 @@
 // the precedence order; and two property tests: the explanation agrees with the
 // classification, and the compiled classifier agrees with a plain reading of rule.go
 // written in this file on random configurations and requests.
+#include "apf/classifier.h"
+
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
 
 #include "apf/bootstrap_ensurer.h"
-#include "apf/classifier.h"
 #include "apf/flow_hash.h"
 #include "apf/user_info.h"
 #include "sim/flowcontrol_loader.h"
@@ -33,8 +34,8 @@ Result Classify(const Classifier& c, const UserInfo& user, const RequestInfo& in
           std::string(r.distinguisher), c.FlowHash(r), r.fell_back_to_catch_all};
 }
 
-RequestInfo Resource(std::string verb, std::string group, std::string resource,
-                     std::string ns, std::string subresource = "") {
+RequestInfo Resource(std::string verb, std::string group, std::string resource, std::string ns,
+                     std::string subresource = "") {
   RequestInfo r;
   r.is_resource_request = true;
   r.verb = std::move(verb);
@@ -85,8 +86,8 @@ TEST_CASE("a kubelet renewing its lease goes to node-high, one flow per node", "
   const auto setup = Setup();
   const Classifier c(setup.config);
   const UserInfo kubelet = apf::AuthenticatedUser("system:node:node-7", {"system:nodes"});
-  const Result r = Classify(c, kubelet,
-                            Resource("update", "coordination.k8s.io", "leases", "kube-node-lease"));
+  const Result r =
+      Classify(c, kubelet, Resource("update", "coordination.k8s.io", "leases", "kube-node-lease"));
   // system-leader-election (100) is for controllers and the scheduler; system-node-high
   // (400) takes the nodes group's leases.
   CHECK(r.flow_schema == "system-node-high");
@@ -136,9 +137,9 @@ TEST_CASE("the tenant operator's list goes to workload-low as its own flow (seed
           "[classifier]") {
   const auto setup = Setup();
   const Classifier c(setup.config);
-  const Result r = Classify(c, kTenantOperator,
-                            Resource("list", "platform.example.com", "tenantbindings",
-                                     "tenant-a0412"));
+  const Result r =
+      Classify(c, kTenantOperator,
+               Resource("list", "platform.example.com", "tenantbindings", "tenant-a0412"));
   // Seed 000: "it matched the service-accounts FlowSchema (matchingPrecedence 9000) and went
   // to workload-low"; service-accounts distinguishes by user, so all 1,800 LISTs were one flow.
   CHECK(r.flow_schema == "service-accounts");
@@ -152,8 +153,8 @@ TEST_CASE("the tenant operator's list goes to workload-low as its own flow (seed
 TEST_CASE("a human kubectl user falls through to global-default", "[classifier]") {
   const auto setup = Setup();
   const Classifier c(setup.config);
-  const Result r =
-      Classify(c, apf::AuthenticatedUser("alice", {"dev"}), Resource("get", "", "pods", "platform"));
+  const Result r = Classify(c, apf::AuthenticatedUser("alice", {"dev"}),
+                            Resource("get", "", "pods", "platform"));
   CHECK(r.flow_schema == "global-default");
   CHECK(r.priority_level == "global-default");
   CHECK(r.distinguisher == "alice");
@@ -186,9 +187,9 @@ TEST_CASE("with seed 000's fence the operator's lists go to tenant-sweep, its wr
           "[classifier]") {
   const auto setup = FenceSetup();
   const Classifier c(setup.config);
-  const Result list = Classify(c, kTenantOperator,
-                               Resource("list", "platform.example.com", "tenantbindings",
-                                        "tenant-a0412"));
+  const Result list =
+      Classify(c, kTenantOperator,
+               Resource("list", "platform.example.com", "tenantbindings", "tenant-a0412"));
   CHECK(list.flow_schema == "tenant-operator-lists");
   CHECK(list.priority_level == "tenant-sweep");
   CHECK(list.distinguisher == "system:serviceaccount:platform:tenant-operator");
@@ -197,9 +198,9 @@ TEST_CASE("with seed 000's fence the operator's lists go to tenant-sweep, its wr
   // Seed 000: "The operator's writes and watches still match service-accounts."
   for (const char* verb : {"update", "patch", "create", "delete", "watch", "get"}) {
     INFO(verb);
-    const Result r = Classify(c, kTenantOperator,
-                              Resource(verb, "platform.example.com", "tenantbindings",
-                                       "tenant-a0412"));
+    const Result r =
+        Classify(c, kTenantOperator,
+                 Resource(verb, "platform.example.com", "tenantbindings", "tenant-a0412"));
     CHECK(r.flow_schema == "service-accounts");
     CHECK(r.priority_level == "workload-low");
   }
@@ -315,8 +316,9 @@ spec:
   CHECK(Classify(c, UserInfo{"system:serviceaccount:team-a:", {}}, get).flow_schema ==
         "team-a-all");
   CHECK(Classify(c,
-                 UserInfo{"mallory", {"system:serviceaccounts", "system:serviceaccounts:team-a",
-                                      "system:authenticated"}},
+                 UserInfo{"mallory",
+                          {"system:serviceaccounts", "system:serviceaccounts:team-a",
+                           "system:authenticated"}},
                  get)
             .flow_schema == "service-accounts");
 }
@@ -477,7 +479,8 @@ bool ReferenceSubject(const apf::Subject& s, const UserInfo& u) {
     if (!s.service_account) return false;
     std::string prefix = "system:serviceaccount:" + s.service_account->namespace_ + ":";
     if (u.name.rfind(prefix, 0) != 0) return false;
-    return s.service_account->name == "*" || u.name.substr(prefix.size()) == s.service_account->name;
+    return s.service_account->name == "*" ||
+           u.name.substr(prefix.size()) == s.service_account->name;
   }
   return false;
 }
@@ -489,11 +492,13 @@ bool ReferenceMatches(const apf::FlowSchema& fs, const UserInfo& u, const Reques
     if (!subject) continue;
     if (r.is_resource_request) {
       for (const auto& rr : rule.resource_rules) {
-        const std::string rs = r.subresource.empty() ? r.resource : r.resource + "/" + r.subresource;
+        const std::string rs =
+            r.subresource.empty() ? r.resource : r.resource + "/" + r.subresource;
         if (!ContainsString(r.verb, rr.verbs, "*")) continue;
         if (!ContainsString(rs, rr.resources, "*")) continue;
         if (!ContainsString(r.api_group, rr.api_groups, "*")) continue;
-        if (r.namespace_.empty() ? rr.cluster_scope : ContainsString(r.namespace_, rr.namespaces, "*")) {
+        if (r.namespace_.empty() ? rr.cluster_scope
+                                 : ContainsString(r.namespace_, rr.namespaces, "*")) {
           return true;
         }
       }
@@ -533,18 +538,23 @@ std::vector<std::string> PickList(sim::Random& rng, const std::vector<std::strin
 TEST_CASE("the compiled classifier agrees with a plain reading of rule.go",
           "[classifier][property]") {
   sim::Random rng(2026, "classifier-reference");
-  const std::vector<std::string> users = {"alice", "bob", "system:serviceaccount:ns1:app",
-                                          "system:serviceaccount:ns1:", "system:serviceaccount:ns2:db",
-                                          "system:node:n1", "*"};
+  const std::vector<std::string> users = {"alice",
+                                          "bob",
+                                          "system:serviceaccount:ns1:app",
+                                          "system:serviceaccount:ns1:",
+                                          "system:serviceaccount:ns2:db",
+                                          "system:node:n1",
+                                          "*"};
   const std::vector<std::string> groups = {"g1", "g2", "system:authenticated", "system:nodes", "*"};
   const std::vector<std::string> verbs = {"get", "list", "watch", "create", "*"};
   const std::vector<std::string> api_groups = {"", "apps", "x.io", "*"};
   const std::vector<std::string> resources = {"pods", "pods/log", "pods/*", "deployments", "*"};
   const std::vector<std::string> namespaces = {"ns1", "ns2", "*"};
-  const std::vector<std::string> urls = {"/healthz", "/healthz/*", "/api", "/api/", "/", "*",
-                                         "/apis/*", "/metrics*"};
-  const std::vector<std::string> paths = {"/healthz", "/healthz/x", "/healthzx", "/api",
-                                          "/api/v1", "/apis", "/apis/apps", "/", "/metrics", "*"};
+  const std::vector<std::string> urls = {"/healthz", "/healthz/*", "/api",    "/api/",
+                                         "/",        "*",          "/apis/*", "/metrics*"};
+  const std::vector<std::string> paths = {"/healthz", "/healthz/x", "/healthzx",  "/api",
+                                          "/api/v1",  "/apis",      "/apis/apps", "/",
+                                          "/metrics", "*"};
   for (int round = 0; round < 40; ++round) {
     apf::FlowControlObjects objects;
     for (const char* level : {"la", "lb"}) {
@@ -579,7 +589,9 @@ TEST_CASE("the compiled classifier agrees with a plain reading of rule.go",
               break;
             default:
               rule.subjects.push_back(
-                  {"ServiceAccount", {}, {},
+                  {"ServiceAccount",
+                   {},
+                   {},
                    apf::ServiceAccountSubject{rng.UniformInt(2) ? "ns1" : "ns2",
                                               rng.UniformInt(2) ? "*" : "app"}});
           }

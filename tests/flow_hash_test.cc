@@ -1,9 +1,10 @@
 // The flow hash (APF-SPEC 2.5): the vectors of APF-SPEC appendix A, and the one-shot and
 // reusable hashers agreeing with each other.
+#include "apf/flow_hash.h"
+
 #include <catch2/catch.hpp>
 #include <string>
 
-#include "apf/flow_hash.h"
 #include "sim/random.h"
 
 TEST_CASE("flow hashes match APF-SPEC appendix A", "[flow_hash]") {

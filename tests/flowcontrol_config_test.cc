@@ -3,11 +3,12 @@
 // back (except the exempt level's `exempt` field), updates suggested objects only when
 // auto-update is on, deletes retired suggestions; the digest skips broken levels and
 // dangling schemas and supplies the mandatory schemas and levels it cannot run without.
+#include "apf/flowcontrol_config.h"
+
 #include <catch2/catch.hpp>
 #include <string>
 
 #include "apf/bootstrap_ensurer.h"
-#include "apf/flowcontrol_config.h"
 
 using apf::Bootstrap;
 using apf::EnsureBootstrapObjects;
@@ -49,8 +50,7 @@ TEST_CASE("an empty cluster gets every bootstrap object of its version", "[ensur
   CHECK(old.flow_schemas.size() == 13);
 }
 
-TEST_CASE("mandatory specs are forced back, except the exempt level's exempt field",
-          "[ensurer]") {
+TEST_CASE("mandatory specs are forced back, except the exempt level's exempt field", "[ensurer]") {
   FlowControlObjects applied;
   apf::PriorityLevelConfiguration catch_all = *apf::MandatoryPriorityLevel("catch-all");
   catch_all.spec.limited->nominal_concurrency_shares = 50;  // invalid, e.g. from an old cluster
@@ -69,8 +69,7 @@ TEST_CASE("mandatory specs are forced back, except the exempt level's exempt fie
   CHECK(notes[0].name == "catch-all");
 }
 
-TEST_CASE("a suggested object from a file keeps its spec unless auto-update is on",
-          "[ensurer]") {
+TEST_CASE("a suggested object from a file keeps its spec unless auto-update is on", "[ensurer]") {
   apf::PriorityLevelConfiguration mine = Suggested("workload-low");
   mine.metadata.annotations.clear();
   mine.spec.limited->nominal_concurrency_shares = 150;
@@ -163,8 +162,9 @@ TEST_CASE("a level the queue set cannot use is ignored and its schemas dangle", 
   CHECK(config.dangling_flow_schemas == std::vector<std::string>{"to-broken"});
   bool noted = false;
   for (const auto& n : config.notes) {
-    noted = noted || n.message == "ignored: its spec is broken (broken union structure for limit "
-                                  "response)";
+    noted = noted || n.message ==
+                         "ignored: its spec is broken (broken union structure for limit "
+                         "response)";
   }
   CHECK(noted);
   CHECK(apf::BrokenPriorityLevelReason(broken) == "broken union structure for limit response");
@@ -185,7 +185,8 @@ TEST_CASE("the digested levels expose what allocation and queue sets need", "[co
   CHECK(low.queuing == apf::QueuingConfiguration{128, 6, 50});
   CHECK(low.DesiredNumQueues() == 128);
   CHECK(low.uses_flow_hash());
-  const apf::PriorityLevel& catch_all = config.priority_levels[config.FindPriorityLevel("catch-all")];
+  const apf::PriorityLevel& catch_all =
+      config.priority_levels[config.FindPriorityLevel("catch-all")];
   CHECK(catch_all.limit_response == apf::LimitResponseType::kReject);
   CHECK(catch_all.DesiredNumQueues() == 0);
   const apf::PriorityLevel& exempt = config.priority_levels[config.FindPriorityLevel("exempt")];

@@ -1,11 +1,12 @@
 // `apfsim lint`'s checks, each triggered by a small configuration, and seed 000's fence
 // with and without `borrowingLimitPercent: 0`. The collision probability is checked
 // against hand calculations and against a simulation of random hands.
+#include "sim/flowcontrol_lint.h"
+
 #include <catch2/catch.hpp>
 #include <set>
 #include <string>
 
-#include "sim/flowcontrol_lint.h"
 #include "sim/random.h"
 
 using sim::LintWarning;
@@ -76,14 +77,13 @@ spec:
 
 TEST_CASE("seed 000's fence lints clean with borrowingLimitPercent: 0", "[lint]") {
   CHECK(Lint(Fence(true)).empty());
-  const sim::FlowControlManifests m = sim::LoadFlowControlFile(
-      std::string(APFSIM_SOURCE_DIR) + "/scenarios/seed000-fence.yaml");
+  const sim::FlowControlManifests m =
+      sim::LoadFlowControlFile(std::string(APFSIM_SOURCE_DIR) + "/scenarios/seed000-fence.yaml");
   const auto setup = sim::BuildFlowControl({1, 36}, m);
   CHECK(sim::LintFlowControl(m, setup, {}).empty());
 }
 
-TEST_CASE("seed 000's fence without borrowingLimitPercent warns that it does not fence",
-          "[lint]") {
+TEST_CASE("seed 000's fence without borrowingLimitPercent warns that it does not fence", "[lint]") {
   const auto warnings = Lint(Fence(false));
   REQUIRE(warnings.size() == 1);
   const LintWarning& w = warnings[0];
@@ -235,7 +235,8 @@ spec:
   rules:
 )";
   // Two named users: 2 flows; P(hand covered by 1 other) = 1/28 = 3.6% < 5%.
-  CHECK(Only(Lint(level + R"(  - subjects: [{kind: User, user: {name: a}}, {kind: User, user: {name: b}}]
+  CHECK(Only(Lint(level +
+                  R"(  - subjects: [{kind: User, user: {name: a}}, {kind: User, user: {name: b}}]
     nonResourceRules: [{verbs: ["*"], nonResourceURLs: ["*"]}]
 )"),
              "collisions")

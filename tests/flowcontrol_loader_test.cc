@@ -2,11 +2,12 @@
 // cluster, multi-document files, single objects, typed lists, inline scenario lists), v1
 // and v1beta3, defaulting, and strict errors located at file:line:column with the field
 // path. Line numbers in the expectations are counted in the inline documents.
+#include "sim/flowcontrol_loader.h"
+
 #include <catch2/catch.hpp>
 #include <string>
 
 #include "apf/bootstrap_ensurer.h"
-#include "sim/flowcontrol_loader.h"
 #include "sim/flowcontrol_manifest.h"
 
 using sim::FlowControlManifests;
@@ -231,8 +232,9 @@ items:
           queus: 8
 )",
                                "fence.yaml");
-        }) == "fence.yaml:13:11: items[0].spec.limited.limitResponse.queuing.queus: unknown "
-              "field (did you mean \"queues\"?)");
+        }) ==
+        "fence.yaml:13:11: items[0].spec.limited.limitResponse.queuing.queus: unknown "
+        "field (did you mean \"queues\"?)");
   CHECK(ErrorOf([] {
           ParseFlowControlYaml(R"(apiVersion: flowcontrol.apiserver.k8s.io/v1
 kind: FlowSchema
@@ -255,14 +257,16 @@ TEST_CASE("wrong kinds and versions are refused with the reason", "[loader]") {
   CHECK(ErrorOf([] {
           ParseFlowControlYaml("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: x}\n",
                                "d.yaml");
-        }) == "d.yaml:2:7: kind: kind \"Deployment\" is not a flow-control object (expected "
-              "FlowSchema, PriorityLevelConfiguration or List)");
+        }) ==
+        "d.yaml:2:7: kind: kind \"Deployment\" is not a flow-control object (expected "
+        "FlowSchema, PriorityLevelConfiguration or List)");
   CHECK(ErrorOf([] {
           ParseFlowControlYaml(
               "apiVersion: flowcontrol.apiserver.k8s.io/v1beta2\nkind: FlowSchema\n", "b.yaml");
-        }) == "b.yaml:1:13: apiVersion: apiVersion \"flowcontrol.apiserver.k8s.io/v1beta2\" is "
-              "not supported; use flowcontrol.apiserver.k8s.io/v1 (v1beta2 is no longer served by "
-              "any supported Kubernetes version)");
+        }) ==
+        "b.yaml:1:13: apiVersion: apiVersion \"flowcontrol.apiserver.k8s.io/v1beta2\" is "
+        "not supported; use flowcontrol.apiserver.k8s.io/v1 (v1beta2 is no longer served by "
+        "any supported Kubernetes version)");
   CHECK(ErrorOf([] { ParseFlowControlYaml("metadata: {name: x}\n", "k.yaml"); }) ==
         "k.yaml:1:1: (top level): kind is missing (expected FlowSchema, "
         "PriorityLevelConfiguration or List)");
@@ -306,12 +310,14 @@ TEST_CASE("inline manifests keep their scenario path", "[loader]") {
       metadata: {name: bad}
       spec: {matchingPrecedense: 5}
 )",
-                                                                "scenario.yaml");
+                                                               "scenario.yaml");
   const YAML::Node objects = docs[0]["spec"]["flowControl"]["objects"];
   CHECK(ErrorOf([&] {
-          sim::ReadFlowControlObjects(sim::YamlValue(objects, "scenario.yaml", "spec.flowControl.objects"));
-        }) == "scenario.yaml:11:14: spec.flowControl.objects[1].spec.matchingPrecedense: unknown "
-              "field (did you mean \"matchingPrecedence\"?)");
+          sim::ReadFlowControlObjects(
+              sim::YamlValue(objects, "scenario.yaml", "spec.flowControl.objects"));
+        }) ==
+        "scenario.yaml:11:14: spec.flowControl.objects[1].spec.matchingPrecedense: unknown "
+        "field (did you mean \"matchingPrecedence\"?)");
   const FlowControlManifests m = sim::ReadFlowControlObjects(
       sim::YamlValue(objects[0], "scenario.yaml", "spec.flowControl.objects[0]"));
   CHECK(m.priority_levels.at(0).source.FullPath("spec.type") ==
@@ -368,8 +374,8 @@ TEST_CASE("the defaults written as YAML load back to the same objects", "[loader
 }
 
 TEST_CASE("strings that would read as other types are quoted in YAML output", "[manifest]") {
-  const nlohmann::json j = {{"a", "*"}, {"b", "true"}, {"c", "123"}, {"d", ""},
-                            {"e", "/healthz"}, {"f", "yes"}, {"g", "plain-text"}};
+  const nlohmann::json j = {{"a", "*"},        {"b", "true"}, {"c", "123"},       {"d", ""},
+                            {"e", "/healthz"}, {"f", "yes"},  {"g", "plain-text"}};
   const std::string yaml = sim::JsonToYaml(j);
   CHECK(yaml ==
         "a: \"*\"\nb: \"true\"\nc: \"123\"\nd: \"\"\ne: /healthz\nf: \"yes\"\ng: plain-text\n");

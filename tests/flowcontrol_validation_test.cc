@@ -2,13 +2,14 @@
 // object that breaks it; the expected texts are the apiserver's (field path, the
 // field.Error type text, the bad value as field.Error prints it, and the detail), as its
 // validation_test.go spells them.
+#include "apf/flowcontrol_validation.h"
+
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
 
 #include "apf/bootstrap.h"
 #include "apf/flowcontrol_defaults.h"
-#include "apf/flowcontrol_validation.h"
 
 using apf::FlowSchema;
 using apf::PriorityLevelConfiguration;
@@ -77,8 +78,8 @@ TEST_CASE("FlowSchema names must be DNS subdomains", "[validation]") {
   fs.metadata.name = "";
   CHECK(Errors(fs) == Strings{"metadata.name: Required value: name or generateName is required"});
   fs.metadata.name = "Bad_Name";
-  CHECK(Errors(fs) == Strings{std::string("metadata.name: Invalid value: \"Bad_Name\": ") +
-                              kSubdomainMsg});
+  CHECK(Errors(fs) ==
+        Strings{std::string("metadata.name: Invalid value: \"Bad_Name\": ") + kSubdomainMsg});
   fs.metadata.name = std::string(254, 'a');
   CHECK(Errors(fs).at(0) == "metadata.name: Invalid value: \"" + std::string(254, 'a') +
                                 "\": must be no more than 253 characters");
@@ -87,7 +88,8 @@ TEST_CASE("FlowSchema names must be DNS subdomains", "[validation]") {
 TEST_CASE("matchingPrecedence must be from 1 to 10000 and 1 is for exempt only", "[validation]") {
   FlowSchema fs = ValidSchema();
   fs.spec.matching_precedence = -5;
-  CHECK(Errors(fs) == Strings{"spec.matchingPrecedence: Invalid value: -5: must be a positive value"});
+  CHECK(Errors(fs) ==
+        Strings{"spec.matchingPrecedence: Invalid value: -5: must be a positive value"});
   fs.spec.matching_precedence = 10001;
   CHECK(Errors(fs) ==
         Strings{"spec.matchingPrecedence: Invalid value: 10001: must not be greater than 10000"});
@@ -104,8 +106,9 @@ TEST_CASE("matchingPrecedence must be from 1 to 10000 and 1 is for exempt only",
 TEST_CASE("the distinguisher must be ByUser or ByNamespace", "[validation]") {
   FlowSchema fs = ValidSchema();
   fs.spec.distinguisher_method = apf::FlowDistinguisherMethod{"ByFoo"};
-  CHECK(Errors(fs) == Strings{"spec.distinguisherMethod.type: Unsupported value: "
-                              "{\"Type\":\"ByFoo\"}: supported values: \"ByNamespace\", \"ByUser\""});
+  CHECK(Errors(fs) ==
+        Strings{"spec.distinguisherMethod.type: Unsupported value: "
+                "{\"Type\":\"ByFoo\"}: supported values: \"ByNamespace\", \"ByUser\""});
 }
 
 TEST_CASE("a FlowSchema must name a well-formed priority level", "[validation]") {
@@ -122,8 +125,9 @@ TEST_CASE("a FlowSchema must name a well-formed priority level", "[validation]")
 TEST_CASE("a rule needs subjects and some resource or non-resource rule", "[validation]") {
   FlowSchema fs = ValidSchema();
   fs.spec.rules[0].subjects.clear();
-  CHECK(Errors(fs) ==
-        Strings{"spec.rules[0].subjects: Required value: subjects must contain at least one value"});
+  CHECK(
+      Errors(fs) ==
+      Strings{"spec.rules[0].subjects: Required value: subjects must contain at least one value"});
   fs = ValidSchema();
   fs.spec.rules[0].resource_rules.clear();
   fs.spec.rules[0].non_resource_rules.clear();

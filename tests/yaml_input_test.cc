@@ -1,10 +1,10 @@
 // The strict YAML reader: typed getters refuse what Kubernetes' decoder refuses, unknown
 // and duplicate fields fail with file, line, column and field path, and misspellings get
 // a suggestion. Expected lines and columns are counted by hand in the inline documents.
+#include "sim/yaml_input.h"
+
 #include <catch2/catch.hpp>
 #include <string>
-
-#include "sim/yaml_input.h"
 
 using sim::InputError;
 using sim::ParseYamlDocuments;
@@ -41,8 +41,7 @@ TEST_CASE("documents split on ---, empty ones dropped, syntax errors located", "
 }
 
 TEST_CASE("scalars are typed as kubectl's decoder types them", "[yaml_input]") {
-  YamlMap m = Doc(
-                  "s: hello\n"
+  YamlMap m = Doc("s: hello\n"
                   "quoted_number: \"123\"\n"
                   "number: 123\n"
                   "negative: -7\n"
@@ -84,11 +83,11 @@ TEST_CASE("scalars are typed as kubectl's decoder types them", "[yaml_input]") {
 }
 
 TEST_CASE("unknown fields fail at their key, with a suggestion", "[yaml_input]") {
-  const YamlValue doc = Doc(
-      "spec:\n"
-      "  limited:\n"
-      "    lendablePercnt: 50\n"
-      "    borrowingLimitPercent: 0\n");
+  const YamlValue doc =
+      Doc("spec:\n"
+          "  limited:\n"
+          "    lendablePercnt: 50\n"
+          "    borrowingLimitPercent: 0\n");
   YamlMap spec = doc.Map().Required("spec").Map();
   YamlMap limited = spec.Required("limited").Map();
   limited.Optional("lendablePercent");
@@ -100,7 +99,8 @@ TEST_CASE("unknown fields fail at their key, with a suggestion", "[yaml_input]")
   YamlMap top = Doc("zzz: 1\n").Map();
   top.Optional("alpha");
   top.Optional("beta");
-  CHECK(ErrorOf([&] { top.Finish(); }) == "t.yaml:1:1: zzz: unknown field (known fields: alpha, beta)");
+  CHECK(ErrorOf([&] { top.Finish(); }) ==
+        "t.yaml:1:1: zzz: unknown field (known fields: alpha, beta)");
   // Ignored keys are known.
   YamlMap ignored = Doc("uid: abc\nname: x\n").Map();
   ignored.Ignore("uid");
@@ -119,8 +119,7 @@ TEST_CASE("duplicate fields and non-mappings are refused", "[yaml_input]") {
 }
 
 TEST_CASE("lists, string lists and string maps carry element paths", "[yaml_input]") {
-  YamlMap m = Doc(
-                  "verbs: [get, list]\n"
+  YamlMap m = Doc("verbs: [get, list]\n"
                   "bad: [get, 7]\n"
                   "labels: {app: web, tier: \"1\"}\n")
                   .Map();

@@ -16,13 +16,12 @@ namespace {
 int RunDefaults(const Args& args) {
   std::string version_text, output;
   po::options_description opts("options");
-  opts.add_options()(
-      "kubernetes-version", po::value(&version_text)->default_value("1.36"),
-      "the Kubernetes version whose objects to print (1.29 to 1.37)")(
+  opts.add_options()("kubernetes-version", po::value(&version_text)->default_value("1.36"),
+                     "the Kubernetes version whose objects to print (1.29 to 1.37)")(
       "output,o", po::value(&output)->default_value("yaml"), "yaml or json");
   po::variables_map vm;
-  if (!ParseCommandLine(args, "apfsim defaults [--kubernetes-version V] [--output yaml|json]",
-                        opts, nullptr, vm)) {
+  if (!ParseCommandLine(args, "apfsim defaults [--kubernetes-version V] [--output yaml|json]", opts,
+                        nullptr, vm)) {
     return kExitOk;
   }
   const apf::KubernetesVersion version =
@@ -50,9 +49,9 @@ int RunDefaults(const Args& args) {
   return kExitOk;
 }
 
-const Registration kDefaults({"", "defaults",
-                              "print a Kubernetes version's default FlowSchemas and priority levels",
-                              RunDefaults});
+const Registration kDefaults(
+    {"", "defaults", "print a Kubernetes version's default FlowSchemas and priority levels",
+     RunDefaults});
 
 }  // namespace
 }  // namespace sim::cli

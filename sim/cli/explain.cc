@@ -1,11 +1,12 @@
 // `apfsim explain`: how the apiserver would classify one request: the FlowSchemas tried
 // in order and why each did or did not match, the one chosen, its priority level, the
 // flow distinguisher, the flow hash, the hand of queues and the level's seats.
+#include "sim/explain.h"
+
 #include <iostream>
 
 #include "apf/user_info.h"
 #include "sim/cli/command.h"
-#include "sim/explain.h"
 #include "sim/flowcontrol_loader.h"
 
 namespace po = boost::program_options;
@@ -15,8 +16,8 @@ namespace {
 
 int RunExplain(const Args& args) {
   std::vector<std::string> files, groups;
-  std::string version_text, user, service_account, verb, resource, subresource, api_group,
-      ns, name, path, output;
+  std::string version_text, user, service_account, verb, resource, subresource, api_group, ns, name,
+      path, output;
   bool anonymous = false;
   int server_cl = kDefaultServerConcurrencyLimit;
   po::options_description opts("options");
@@ -31,13 +32,13 @@ int RunExplain(const Args& args) {
       "anonymous", po::bool_switch(&anonymous), "an unauthenticated request")(
       "verb", po::value(&verb),
       "get, list, watch, create, update, patch, delete, ...; for --path, the lowercased HTTP "
-      "method (default get)")(
-      "resource", po::value(&resource), "the resource, or resource/subresource (pods/log)")(
+      "method (default get)")("resource", po::value(&resource),
+                              "the resource, or resource/subresource (pods/log)")(
       "subresource", po::value(&subresource), "the subresource")(
       "api-group", po::value(&api_group), "the API group (\"\" is the core group)")(
       "namespace", po::value(&ns), "the namespace (none: cluster-scoped or all namespaces)")(
-      "name", po::value(&name), "the object's name")(
-      "path", po::value(&path), "a non-resource URL path such as /healthz")(
+      "name", po::value(&name), "the object's name")("path", po::value(&path),
+                                                     "a non-resource URL path such as /healthz")(
       "server-concurrency-limit", po::value(&server_cl)->default_value(server_cl),
       "max-requests-inflight plus max-mutating-requests-inflight")(
       "output,o", po::value(&output)->default_value("text"), "text or json");

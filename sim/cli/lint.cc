@@ -74,8 +74,8 @@ int RunLint(const Args& args) {
   return kExitOk;
 }
 
-const Registration kLint({"", "lint",
-                          "validate flow-control files and warn about likely mistakes", RunLint});
+const Registration kLint({"", "lint", "validate flow-control files and warn about likely mistakes",
+                          RunLint});
 
 }  // namespace
 }  // namespace sim::cli

@@ -1,12 +1,13 @@
 // `apfsim model classify`: classifies each authenticated request on stdin against a
 // Kubernetes version's default objects plus the given files, and writes
 // [{"flowSchema", "priorityLevel", "distinguisher", "hash"}] in the same order.
+#include "sim/model_classify.h"
+
 #include <iostream>
 
 #include "sim/cli/command.h"
 #include "sim/flowcontrol_loader.h"
 #include "sim/json_input.h"
-#include "sim/model_classify.h"
 
 namespace po = boost::program_options;
 
