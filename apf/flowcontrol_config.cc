@@ -4,7 +4,7 @@
 #include <map>
 
 #include "apf/bootstrap.h"
-#include "apf/flowcontrol_validation.h"
+#include "apf/shuffle_sharding.h"
 
 namespace apf {
 
@@ -25,19 +25,9 @@ std::string BrokenPriorityLevelReason(const PriorityLevelConfiguration& pl) {
       return "broken union structure for limit response";
     }
     if (lr.queuing) {
-      // shufflesharding.NewDealer's limits, checked when the queue set is configured.
-      const std::int32_t deck = lr.queuing->queues, hand = lr.queuing->hand_size;
-      if (deck <= 0 || hand <= 0)
-        return "deckSize " + std::to_string(deck) + " or handSize " + std::to_string(hand) +
-               " is not positive";
-      if (hand > deck)
-        return "handSize " + std::to_string(hand) + " is greater than deckSize " +
-               std::to_string(deck);
-      if (deck > (1 << 26)) return "deckSize " + std::to_string(deck) + " is impractically large";
-      if (!HandFitsHashBits(deck, hand)) {
-        return "required entropy bits of deckSize " + std::to_string(deck) + " and handSize " +
-               std::to_string(hand) + " is greater than 60";
-      }
+      // The queue set's dealer refuses what shufflesharding.NewDealer refuses.
+      const Status dealer = Dealer::Check(lr.queuing->queues, lr.queuing->hand_size);
+      if (!dealer.ok()) return dealer.message();
     }
   }
   return "";

@@ -5,17 +5,13 @@
 #include <set>
 
 #include "apf/bootstrap.h"
+#include "apf/shuffle_sharding.h"
 
 namespace apf {
 namespace {
 
 using Errors = std::vector<FieldError>;
 
-// shufflesharding.MaxHashBits and RequiredEntropyBits: ceil(log2(deck) * hand).
-constexpr int kHashBits = 60;
-int EntropyBits(std::int32_t deck_size, std::int32_t hand_size) {
-  return static_cast<int>(std::ceil(std::log2(static_cast<double>(deck_size)) * hand_size));
-}
 
 // How field.Error renders a bad value: simple types plainly, strings quoted (Go %q), and
 // everything else as JSON.
@@ -274,11 +270,11 @@ void ValidateQueuing(const QueuingConfiguration& q, const std::string& path, Err
   } else if (q.hand_size > q.queues) {
     errs.push_back(Invalid(path + ".handSize", std::to_string(q.hand_size),
                            "should not be greater than queues (" + std::to_string(q.queues) + ")"));
-  } else if (!HandFitsHashBits(q.queues, q.hand_size)) {
+  } else if (RequiredEntropyBits(q.queues, q.hand_size) > kMaxHashBits) {
     errs.push_back(Invalid(path + ".handSize", std::to_string(q.hand_size),
                            "required entropy bits of deckSize " + std::to_string(q.queues) +
                                " and handSize " + std::to_string(q.hand_size) +
-                               " should not be greater than " + std::to_string(kHashBits)));
+                               " should not be greater than " + std::to_string(kMaxHashBits)));
   }
 }
 
@@ -413,10 +409,6 @@ std::string NonResourceURLPathError(const std::string& path) {
     return "wildcard can only do suffix matching";
   }
   return "";
-}
-
-bool HandFitsHashBits(std::int32_t queues, std::int32_t hand_size) {
-  return EntropyBits(queues, hand_size) <= kHashBits;
 }
 
 std::vector<FieldError> ValidateFlowSchema(const FlowSchema& fs) {

@@ -38,11 +38,9 @@ std::vector<std::string> DNS1123SubdomainErrors(const std::string& value);
 std::vector<std::string> DNS1123LabelErrors(const std::string& value);
 // ValidateNonResourceURLPath: "" when the URL pattern is valid, else the detail message.
 std::string NonResourceURLPathError(const std::string& path);
-// priorityLevelConfigurationQueuingMaxQueues.
+// priorityLevelConfigurationQueuingMaxQueues. (The hand-size limit is the dealer's:
+// apf/shuffle_sharding.h RequiredEntropyBits and kMaxHashBits.)
 inline constexpr std::int32_t kMaxQueues = 10 * 1000 * 1000;
-// The shuffle-sharding limit the validation applies (shufflesharding.MaxHashBits and
-// RequiredEntropyBits): ceil(log2(queues) * handSize) must not exceed 60.
-bool HandFitsHashBits(std::int32_t queues, std::int32_t hand_size);
 
 }  // namespace apf
 

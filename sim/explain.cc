@@ -1,21 +1,20 @@
 #include "sim/explain.h"
 
 #include <cstdio>
-#include <optional>
 #include <vector>
 
 #include "apf/classifier.h"
+#include "apf/shuffle_sharding.h"
 
 namespace sim {
 namespace {
 
 using nlohmann::json;
 
-// TODO(dealer): the shuffle-sharding dealer (apf/shuffle_sharding.h) is not on main yet.
-// When it is, return apf::Dealer(deck_size, hand_size).Deal(hash) here.
-std::optional<std::vector<int>> DealHand(std::uint64_t /*hash*/, int /*deck_size*/,
-                                         int /*hand_size*/) {
-  return std::nullopt;
+// The hand the queue set deals the flow (APF-SPEC 4.2), in deal order.
+std::vector<int> DealHand(std::uint64_t hash, int deck_size, int hand_size) {
+  const apf::Hand hand = apf::Dealer(deck_size, hand_size).Deal(hash);
+  return std::vector<int>(hand.begin(), hand.end());
 }
 
 std::string Hex(std::uint64_t v) {
@@ -102,12 +101,7 @@ json ExplainRequest(const FlowControlSetup& setup, const apf::UserInfo& user,
   out["level"] = level;
 
   if (c.uses_flow_hash) {
-    if (auto hand = DealHand(hash, pl.queuing.queues, pl.queuing.hand_size)) {
-      out["hand"] = *hand;
-    } else {
-      out["hand"] = nullptr;
-      out["handNote"] = "dealer not yet available";
-    }
+    out["hand"] = DealHand(hash, pl.queuing.queues, pl.queuing.hand_size);
   } else {
     out["hand"] = nullptr;
     out["handNote"] = pl.exempt() ? "exempt: requests are not queued"
