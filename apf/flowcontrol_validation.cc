@@ -12,7 +12,6 @@ namespace {
 
 using Errors = std::vector<FieldError>;
 
-
 // How field.Error renders a bad value: simple types plainly, strings quoted (Go %q), and
 // everything else as JSON.
 std::string Quote(const std::string& s) {

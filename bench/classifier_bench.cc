@@ -53,21 +53,24 @@ struct Case {
 std::vector<Case> Cases() {
   std::vector<Case> cases;
   Case lease{apf::AuthenticatedUser("system:node:node-1", {"system:nodes"}), {}};
+  lease.request.is_resource_request = true;
   lease.request.verb = "update";
   lease.request.api_group = "coordination.k8s.io";
   lease.request.resource = "leases";
-  lease.request.namespace_ = "kube-node-lease";
+  lease.request.namespace_name = "kube-node-lease";
   cases.push_back(lease);
   Case human{apf::AuthenticatedUser("alice"), {}};
+  human.request.is_resource_request = true;
   human.request.verb = "get";
   human.request.resource = "pods";
-  human.request.namespace_ = "default";
+  human.request.namespace_name = "default";
   cases.push_back(human);
   Case fenced{apf::ServiceAccountUser("platform", "tenant-operator"), {}};
+  fenced.request.is_resource_request = true;
   fenced.request.verb = "list";
   fenced.request.api_group = "platform.example.com";
   fenced.request.resource = "tenantbindings";
-  fenced.request.namespace_ = "tenant-a0412";
+  fenced.request.namespace_name = "tenant-a0412";
   cases.push_back(fenced);
   Case write = fenced;
   write.request.verb = "update";  // falls through the fence to service-accounts

@@ -52,7 +52,7 @@ json ExplainRequest(const FlowControlSetup& setup, const apf::UserInfo& user,
                     {"apiGroup", request.api_group},
                     {"resource", request.resource},
                     {"subresource", request.subresource},
-                    {"namespace", request.namespace_},
+                    {"namespace", request.namespace_name},
                     {"name", request.name},
                     {"path", request.path}};
   json tried = json::array();

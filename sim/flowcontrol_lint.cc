@@ -168,7 +168,7 @@ std::vector<Candidate> CandidatesOf(const apf::FlowSchema& fs) {
                 const size_t slash = resource.find('/');
                 c.request.resource = resource.substr(0, slash);
                 if (slash != std::string::npos) c.request.subresource = resource.substr(slash + 1);
-                c.request.namespace_ = ns;
+                c.request.namespace_name = ns;
                 out.push_back(std::move(c));
               }
             }
@@ -211,7 +211,7 @@ std::string DescribeRequest(const Candidate& c) {
   if (!r.is_resource_request) return r.verb + " " + r.path + " by " + who;
   std::string what = r.verb + " " + (r.api_group.empty() ? "" : r.api_group + "/") + r.resource;
   if (!r.subresource.empty()) what += "/" + r.subresource;
-  what += r.namespace_.empty() ? " (no namespace)" : " in namespace " + r.namespace_;
+  what += r.namespace_name.empty() ? " (no namespace)" : " in namespace " + r.namespace_name;
   return what + " by " + who;
 }
 

@@ -41,7 +41,7 @@ nlohmann::json ClassifyCases(const apf::Classifier& classifier, const nlohmann::
     info.api_group = c.StringOr("apiGroup", "");
     info.resource = c.StringOr("resource", "");
     info.subresource = c.StringOr("subresource", "");
-    info.namespace_ = c.StringOr("namespace", "");
+    info.namespace_name = c.StringOr("namespace", "");
     info.name = c.StringOr("name", "");
     info.path = c.StringOr("path", "");
     info.is_resource_request = c.BoolOr("isResourceRequest", info.path.empty());

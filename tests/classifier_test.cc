@@ -41,7 +41,7 @@ RequestInfo Resource(std::string verb, std::string group, std::string resource, 
   r.verb = std::move(verb);
   r.api_group = std::move(group);
   r.resource = std::move(resource);
-  r.namespace_ = std::move(ns);
+  r.namespace_name = std::move(ns);
   r.subresource = std::move(subresource);
   return r;
 }
@@ -497,8 +497,8 @@ bool ReferenceMatches(const apf::FlowSchema& fs, const UserInfo& u, const Reques
         if (!ContainsString(r.verb, rr.verbs, "*")) continue;
         if (!ContainsString(rs, rr.resources, "*")) continue;
         if (!ContainsString(r.api_group, rr.api_groups, "*")) continue;
-        if (r.namespace_.empty() ? rr.cluster_scope
-                                 : ContainsString(r.namespace_, rr.namespaces, "*")) {
+        if (r.namespace_name.empty() ? rr.cluster_scope
+                                     : ContainsString(r.namespace_name, rr.namespaces, "*")) {
           return true;
         }
       }
@@ -626,7 +626,7 @@ TEST_CASE("the compiled classifier agrees with a plain reading of rule.go",
         } else {
           r.resource = res;
         }
-        r.namespace_ = rng.UniformInt(3) == 0 ? "" : Pick(rng, namespaces);
+        r.namespace_name = rng.UniformInt(3) == 0 ? "" : Pick(rng, namespaces);
       } else {
         r.path = Pick(rng, paths);
       }

@@ -107,8 +107,9 @@ TEST_CASE("apfsim explain --output json says where the fenced list goes and why"
 TEST_CASE("apfsim explain deals the flow's hand as the queue set would", "[cli]") {
   // APF-SPEC appendix A: global-default/alice hashes to 17644606172554983095, which deals
   // 55, 62, 126, 125, 105, 1 from global-default's 128 queues with a hand of 6.
-  const Run r = Apfsim("explain --user alice --verb get --resource pods --namespace default "
-                       "--output json");
+  const Run r = Apfsim(
+      "explain --user alice --verb get --resource pods --namespace default "
+      "--output json");
   REQUIRE(r.exit_code == 0);
   const nlohmann::json e = nlohmann::json::parse(r.out);
   CHECK(e["hash"] == "17644606172554983095");

@@ -91,7 +91,7 @@ int RunExplain(const Args& args) {
       request.subresource = subresource;
     }
     request.api_group = api_group;
-    request.namespace_ = ns;
+    request.namespace_name = ns;
     request.name = name;
   }
   if (output != "text" && output != "json") {
