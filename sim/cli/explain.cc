@@ -21,7 +21,7 @@ int RunExplain(const Args& args) {
   bool anonymous = false;
   int server_cl = kDefaultServerConcurrencyLimit;
   po::options_description opts("options");
-  opts.add_options()("config", po::value(&files)->composing(),
+  opts.add_options()("config", po::value(&files)->composing()->multitoken(),
                      "a file of FlowSchemas and PriorityLevelConfigurations (repeatable)")(
       "kubernetes-version", po::value(&version_text)->default_value("1.36"),
       "whose default objects to start from (1.29 to 1.37)")(

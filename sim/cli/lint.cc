@@ -18,7 +18,7 @@ int RunLint(const Args& args) {
   std::string version_text, output;
   LintOptions options;
   po::options_description opts("options");
-  opts.add_options()("config", po::value(&files)->composing(),
+  opts.add_options()("config", po::value(&files)->composing()->multitoken(),
                      "a file of FlowSchemas and PriorityLevelConfigurations (repeatable)")(
       "kubernetes-version", po::value(&version_text)->default_value("1.36"),
       "the cluster's version, whose default objects the files are applied to (1.29 to 1.37)")(

@@ -18,7 +18,7 @@ int RunClassify(const Args& args) {
   std::vector<std::string> files;
   std::string version_text;
   po::options_description opts("options");
-  opts.add_options()("config", po::value(&files)->composing(),
+  opts.add_options()("config", po::value(&files)->composing()->multitoken(),
                      "a file of FlowSchemas and PriorityLevelConfigurations (repeatable); an "
                      "object replaces the default of the same name")(
       "kubernetes-version", po::value(&version_text)->default_value("1.36"),
