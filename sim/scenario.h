@@ -117,9 +117,22 @@ struct ClientSpec {
   std::string user;  // may hold "{process}", replaced by the process index
   std::vector<std::string> groups;  // as the authenticator gives them (system:authenticated included)
   int processes = 1;
+  int replica = -1;  // pins every process's connection to this apiserver; -1: the balancer's choice
+  bool via_gateway = false;  // each process is a browser session behind spec.gateway
   ClientGoSpec client_go;
   std::vector<TrafficSpec> traffic;
   SourceLocation where;
+};
+
+// A browser gateway in front of the apiservers (seed 003's krm-foyer): each process of a
+// client that goes `via: gateway` is one browser session, bounded on its own before
+// anything reaches Kubernetes.
+struct GatewaySpec {
+  bool enabled = false;
+  double session_request_rate = 20;        // -session-request-rate
+  int session_request_burst = 100;         // -session-request-burst
+  int max_session_concurrent_requests = 64;  // -max-session-concurrent-requests
+  int max_concurrent_requests = 2000;      // -max-concurrent-requests (per gateway replica)
 };
 
 struct Mark {
@@ -137,6 +150,7 @@ struct Scenario {
   std::vector<Mark> marks;
   std::vector<apf::Nanos> dumps;
   ApiserverSpec apiservers;
+  GatewaySpec gateway;
   bool flow_control_defaults = true;
   // Flow-control manifests: files (resolved against the scenario's folder) and inline
   // objects, kept as YAML nodes with their origin for the flow-control loader.

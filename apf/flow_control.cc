@@ -1,0 +1,267 @@
+#include "apf/flow_control.h"
+
+#include <cassert>
+
+#include "apf/long_running.h"
+#include "apf/priority_level_limits.h"
+#include "apf/request_deadline.h"
+
+namespace apf {
+
+const char* RejectReasonName(RejectReason reason) {
+  switch (reason) {
+    case RejectReason::kQueueFull: return "queue-full";
+    case RejectReason::kTimeOut: return "time-out";
+    case RejectReason::kConcurrencyLimit: return "concurrency-limit";
+    case RejectReason::kMaxInFlight: return "max-in-flight";
+  }
+  return "?";
+}
+
+namespace {
+
+PriorityLevelAllocationSpec AllocationSpecOf(const PriorityLevel& pl) {
+  PriorityLevelAllocationSpec spec;
+  spec.name = pl.name;
+  spec.type = pl.exempt() ? PriorityLevelType::kExempt : PriorityLevelType::kLimited;
+  spec.nominal_concurrency_shares = pl.nominal_concurrency_shares;
+  spec.lendable_percent = pl.lendable_percent;
+  if (!pl.exempt()) spec.borrowing_limit_percent = pl.borrowing_limit_percent;
+  if (pl.queues_requests()) spec.queuing_hand_size = pl.queuing.hand_size;
+  return spec;
+}
+
+QueuingConfig QueuingOf(const PriorityLevel& pl) {
+  QueuingConfig q;
+  q.desired_num_queues = pl.DesiredNumQueues();
+  if (pl.queues_requests()) {
+    q.queue_length_limit = pl.queuing.queue_length_limit;
+    q.hand_size = pl.queuing.hand_size;
+  }
+  return q;
+}
+
+}  // namespace
+
+FlowControl::FlowControl(Nanos now, const FlowControlOptions& options,
+                         const FlowControlConfig* config, const ObjectStatsSource* object_stats,
+                         FlowControlListener* listener)
+    : options_(options),
+      config_(config),
+      listener_(listener),
+      estimator_(options.estimator, object_stats, &watches_) {
+  if (!options_.enable_priority_and_fairness) {
+    max_in_flight_ = std::make_unique<MaxInFlightFilter>(options_.max_requests_inflight,
+                                                         options_.max_mutating_requests_inflight);
+    pool_names_ = {"readonly", "mutating"};
+    return;
+  }
+  classifier_ = std::make_unique<Classifier>(*config_);
+  allocator_ = std::make_unique<ConcurrencyAllocator>(ServerConcurrencyLimit(
+      options_.max_requests_inflight, options_.max_mutating_requests_inflight));
+  std::vector<PriorityLevelAllocationSpec> specs;
+  levels_.resize(config_->priority_levels.size());
+  for (size_t i = 0; i < levels_.size(); ++i) {
+    const PriorityLevel& pl = config_->priority_levels[i];
+    levels_[i].name = pl.name;
+    levels_[i].spec = pl;
+    levels_[i].demand = std::make_unique<SeatDemandIntegrator>(now);
+    specs.push_back(AllocationSpecOf(pl));
+  }
+  // The first digestion: every level is new, so no demand is read and nothing is idle.
+  ConcurrencyAllocator::DigestOutcome outcome;
+  Status s = allocator_->Digest(
+      specs, [&](const std::string&) { return SeatDemandResults{}; },
+      [](const std::string&) { return true; }, &outcome);
+  assert(s.ok());
+  (void)s;
+  for (Level& level : levels_) {
+    const PriorityLevelAllocation* alloc = allocator_->Find(level.name);
+    level.queue_set = std::make_unique<QueueSet>(
+        now, QueuingOf(level.spec),
+        DispatchingConfig{static_cast<int>(alloc->current_cl), static_cast<int>(alloc->concurrency_denominator)},
+        static_cast<QueueSetListener*>(this),
+        level.demand.get());
+  }
+}
+
+int FlowControl::RecordDrop(Nanos now, Level& level) {
+  // The filter records the drop first and reads the value second, so the 429 already
+  // reflects this drop (APF-SPEC 1.6).
+  level.retry_after.RecordDroppedRequest(now);
+  level.ever_dropped = true;
+  return static_cast<int>(level.retry_after.RetryAfterSeconds());
+}
+
+Admission FlowControl::Start(Nanos now, std::uint64_t id, const UserInfo& user,
+                             const RequestInfo& request, std::optional<Nanos> user_timeout) {
+  const bool long_running = IsLongRunningRequest(request);
+  if (!options_.enable_priority_and_fairness) {
+    return StartMaxInFlight(now, user, request, long_running);
+  }
+  Admission a;
+  if (SkipsPriorityAndFairness(request)) return a;  // kBypass
+
+  const Classification c = classifier_->Classify(MakeRequestDigest(user, request));
+  Level& level = levels_[c.priority_level];
+  a.flow_schema = c.flow_schema;
+  a.flow_hash = CachedFlowHash(c);
+  a.estimate = estimator_.Estimate(&request, allocator_->GetMaxSeats(level.name), now);
+  a.wait_deadline =
+      now + QueueWaitLimitForRequest(long_running, user_timeout, options_.request_timeout);
+
+  starting_id_ = id;
+  dispatched_while_starting_ = false;
+  const QueueSet::StartResult r = level.queue_set->StartRequest(
+      now, id,
+      RequestSeats{a.estimate.initial_seats, a.estimate.final_seats, a.estimate.additional_latency},
+      a.flow_hash);
+  starting_id_.reset();
+  a.handle = FlowHandle{c.priority_level, r.handle};
+  a.queue = r.queue_index;
+  switch (r.outcome) {
+    case QueueSet::StartOutcome::kRejectedQueueFull:
+      a.outcome = Admission::Outcome::kRejected;
+      a.reason = RejectReason::kQueueFull;
+      a.retry_after_seconds = RecordDrop(now, level);
+      break;
+    case QueueSet::StartOutcome::kRejectedConcurrencyLimit:
+      a.outcome = Admission::Outcome::kRejected;
+      a.reason = RejectReason::kConcurrencyLimit;
+      a.retry_after_seconds = RecordDrop(now, level);
+      break;
+    case QueueSet::StartOutcome::kDispatchedWithoutQueue:
+      a.outcome = Admission::Outcome::kExecuting;
+      break;
+    case QueueSet::StartOutcome::kQueued:
+      a.outcome = dispatched_while_starting_ ? Admission::Outcome::kExecuting
+                                             : Admission::Outcome::kWaiting;
+      break;
+  }
+  return a;
+}
+
+std::uint64_t FlowControl::CachedFlowHash(const Classification& c) {
+  if (!c.uses_flow_hash) return 0;
+  // FNV-1a over the schema index and the distinguisher picks the bucket; entries compare
+  // exactly, so a collision costs a comparison, never a wrong hash.
+  std::uint64_t key = 0xCBF29CE484222325ULL ^ static_cast<std::uint64_t>(c.flow_schema);
+  for (unsigned char ch : c.distinguisher) key = (key ^ ch) * 0x100000001B3ULL;
+  std::vector<CachedFlow>& bucket = flow_hashes_[key];
+  for (const CachedFlow& f : bucket) {
+    if (f.flow_schema == c.flow_schema && f.distinguisher == c.distinguisher) return f.hash;
+  }
+  if (cached_flows_ > (1u << 20)) {  // bound the memory of a run with endless distinct flows
+    flow_hashes_.clear();
+    cached_flows_ = 0;
+  }
+  const std::uint64_t hash = classifier_->FlowHash(c);
+  flow_hashes_[key].push_back({c.flow_schema, std::string(c.distinguisher), hash});
+  ++cached_flows_;
+  return hash;
+}
+
+Admission FlowControl::StartMaxInFlight(Nanos now, const UserInfo& user,
+                                        const RequestInfo& request, bool long_running) {
+  (void)now;
+  Admission a;
+  const MaxInFlightFilter::Outcome o = max_in_flight_->Admit(request, long_running, user.groups);
+  const int pool = o.kind == InFlightKind::kReadOnly ? 0 : 1;
+  a.estimate = WorkEstimate{1, 0, 0};
+  switch (o.decision) {
+    case MaxInFlightFilter::Decision::kServedUntracked:
+      break;  // kBypass
+    case MaxInFlightFilter::Decision::kServed:
+      a.outcome = Admission::Outcome::kExecuting;
+      a.handle.level = pool;
+      break;
+    case MaxInFlightFilter::Decision::kServedPrivileged:
+      a.outcome = Admission::Outcome::kExecuting;  // no slot taken: nothing to release
+      break;
+    case MaxInFlightFilter::Decision::kRejected:
+      a.outcome = Admission::Outcome::kRejected;
+      a.reason = RejectReason::kMaxInFlight;
+      a.retry_after_seconds = static_cast<int>(MaxInFlightFilter::kRetryAfterSeconds);
+      a.handle.level = pool;  // for reports: the pool that was full
+      break;
+  }
+  return a;
+}
+
+void FlowControl::OnDispatched(Nanos now, QueueSetHandle, std::uint64_t id) {
+  if (starting_id_ && *starting_id_ == id) {
+    dispatched_while_starting_ = true;  // Start reports it as executing
+    return;
+  }
+  listener_->OnDispatched(now, id);
+}
+
+Nanos FlowControl::Finish(Nanos now, const FlowHandle& handle) {
+  if (!handle.valid()) return now;
+  if (max_in_flight_) {
+    max_in_flight_->Release(handle.level == 0 ? InFlightKind::kReadOnly : InFlightKind::kMutating);
+    return now;
+  }
+  return levels_[handle.level].queue_set->Finish(now, handle.queue_set);
+}
+
+void FlowControl::ReleaseSeats(Nanos now, const FlowHandle& handle) {
+  if (!handle.valid() || max_in_flight_) return;
+  levels_[handle.level].queue_set->ReleaseSeats(now, handle.queue_set);
+}
+
+bool FlowControl::TimeOut(Nanos now, const FlowHandle& handle, int* retry_after_seconds) {
+  if (!handle.valid() || max_in_flight_) return false;
+  Level& level = levels_[handle.level];
+  if (!level.queue_set->TimeOut(now, handle.queue_set)) return false;
+  *retry_after_seconds = RecordDrop(now, level);
+  return true;
+}
+
+void FlowControl::Adjust(Nanos now) {
+  if (!allocator_) return;
+  allocator_->Adjust([&](const std::string& name) {
+    const int i = config_->FindPriorityLevel(name);
+    assert(i >= 0);
+    return levels_[i].demand->Reset(now);
+  });
+  ApplyAllocation(now);
+}
+
+void FlowControl::ApplyAllocation(Nanos now) {
+  for (Level& level : levels_) {
+    const PriorityLevelAllocation* alloc = allocator_->Find(level.name);
+    Status s = level.queue_set->Reconfigure(
+        now, QueuingOf(level.spec),
+        DispatchingConfig{static_cast<int>(alloc->current_cl), static_cast<int>(alloc->concurrency_denominator)});
+    assert(s.ok());
+    (void)s;
+  }
+}
+
+LevelState FlowControl::level(int index) const {
+  LevelState s;
+  if (max_in_flight_) {
+    const InFlightKind kind = index == 0 ? InFlightKind::kReadOnly : InFlightKind::kMutating;
+    s.name = &pool_names_[index];
+    s.nominal_cl = s.current_cl = static_cast<int>(max_in_flight_->limit(kind));
+    s.executing_requests = s.executing_seats = max_in_flight_->in_flight(kind);
+    s.retry_after_seconds = static_cast<int>(MaxInFlightFilter::kRetryAfterSeconds);
+    return s;
+  }
+  const Level& level = levels_[index];
+  const PriorityLevelAllocation* alloc = allocator_->Find(level.name);
+  s.name = &level.name;
+  s.nominal_cl = alloc->limits.nominal_cl;
+  s.current_cl = alloc->current_cl;
+  s.max_seats = static_cast<int>(allocator_->GetMaxSeats(level.name));
+  s.executing_requests = level.queue_set->executing_requests();
+  s.executing_seats = level.queue_set->seats_in_use();
+  s.waiting_requests = level.queue_set->waiting_requests();
+  s.waiting_seats = level.queue_set->seats_waiting();
+  s.retry_after_seconds = level.ever_dropped ? static_cast<int>(level.retry_after.RetryAfterSeconds()) : 1;
+  s.queue_set = level.queue_set.get();
+  return s;
+}
+
+}  // namespace apf

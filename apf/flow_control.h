@@ -1,0 +1,176 @@
+// One kube-apiserver's flow-control filter, tying the models together as
+// k8s.io/apiserver's priority-and-fairness.go and apf_controller.go do (APF-SPEC 1): a
+// request is classified (FlowSchema, priority level, flow), its work is estimated, and
+// its level's queue set dispatches, queues or rejects it; a rejection carries the
+// level's Retry-After; every 10 s the seats are re-divided among the levels. With
+// priority and fairness disabled the MaxInFlight filter takes its place (APF-SPEC 1.8).
+//
+// Like every model it is clock-free and schedules nothing: the caller (the simulated
+// apiserver) passes the time, starts execution when told a request was dispatched,
+// calls Finish when the handler returns, ReleaseSeats when Finish says the seats are to
+// be released later, TimeOut at the wait deadline that Start returned, and Adjust every
+// kBorrowingAdjustmentPeriod.
+#ifndef APF_FLOW_CONTROL_H_
+#define APF_FLOW_CONTROL_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "apf/classifier.h"
+#include "apf/concurrency_allocation.h"
+#include "apf/flowcontrol_config.h"
+#include "apf/max_in_flight.h"
+#include "apf/queue_set.h"
+#include "apf/request_info.h"
+#include "apf/retry_after_tracker.h"
+#include "apf/seat_demand_integrator.h"
+#include "apf/user_info.h"
+#include "apf/virtual_time.h"
+#include "apf/watch_tracker.h"
+#include "apf/work_estimator.h"
+
+namespace apf {
+
+struct FlowControlOptions {
+  int max_requests_inflight = 400;
+  int max_mutating_requests_inflight = 200;
+  bool enable_priority_and_fairness = true;
+  Nanos request_timeout = 60 * kSecond;
+  WorkEstimatorConfig estimator;
+};
+
+enum class RejectReason { kQueueFull, kTimeOut, kConcurrencyLimit, kMaxInFlight };
+const char* RejectReasonName(RejectReason reason);  // the metric's reason label
+
+// Names a request the filter holds, from Start until its seats are released.
+struct FlowHandle {
+  int level = -1;  // index of the priority level (APF) or the MaxInFlight pool; -1: untracked
+  QueueSetHandle queue_set;
+  bool valid() const { return level >= 0; }
+};
+
+struct Admission {
+  enum class Outcome {
+    kBypass,     // not subject to flow control (long-running, not a watch): just execute
+    kExecuting,  // dispatched at once: execute now
+    kWaiting,    // queued: the listener will say when it is dispatched; TimeOut at wait_deadline
+    kRejected,   // 429 with retry_after_seconds
+  };
+  Outcome outcome = Outcome::kBypass;
+  RejectReason reason = RejectReason::kQueueFull;
+  int retry_after_seconds = 0;
+  FlowHandle handle;
+  int flow_schema = -1;  // index into config().flow_schemas, -1 with APF off
+  int queue = -1;        // the queue chosen by shuffle sharding
+  std::uint64_t flow_hash = 0;
+  WorkEstimate estimate;
+  Nanos wait_deadline = kNever;
+};
+
+class FlowControlListener {
+ public:
+  virtual ~FlowControlListener() = default;
+  // The waiting request `id` was dispatched at `now`: the caller starts executing it. It
+  // must not call back into the filter.
+  virtual void OnDispatched(Nanos now, std::uint64_t id) = 0;
+};
+
+// A priority level's (or MaxInFlight pool's) state for reports.
+struct LevelState {
+  const std::string* name = nullptr;
+  int nominal_cl = 0;
+  int current_cl = 0;
+  int max_seats = 0;  // the work estimator's per-request cap, 0 when none
+  std::int64_t executing_requests = 0;
+  std::int64_t executing_seats = 0;
+  std::int64_t waiting_requests = 0;
+  std::int64_t waiting_seats = 0;
+  int retry_after_seconds = 0;  // what a rejection would carry now
+  const QueueSet* queue_set = nullptr;
+};
+
+class FlowControl : private QueueSetListener {
+ public:
+  // `config` and `object_stats` must outlive the filter.
+  FlowControl(Nanos now, const FlowControlOptions& options, const FlowControlConfig* config,
+              const ObjectStatsSource* object_stats, FlowControlListener* listener);
+  FlowControl(const FlowControl&) = delete;
+  FlowControl& operator=(const FlowControl&) = delete;
+
+  // A request arrives. `id` is echoed to the listener; `user_timeout` is the parsed
+  // `?timeout=` when present.
+  Admission Start(Nanos now, std::uint64_t id, const UserInfo& user, const RequestInfo& request,
+                  std::optional<Nanos> user_timeout);
+
+  // The handler returned (a watch: its initialization ended). Returns when the seats are
+  // released: `now`, or later, when the caller must call ReleaseSeats.
+  Nanos Finish(Nanos now, const FlowHandle& handle);
+  void ReleaseSeats(Nanos now, const FlowHandle& handle);
+
+  // The wait deadline passed, or the client gave up, while the request may still be
+  // queued. Returns true, with the Retry-After of the 429, when it was removed.
+  bool TimeOut(Nanos now, const FlowHandle& handle, int* retry_after_seconds);
+
+  // The periodic re-division of seats (every kBorrowingAdjustmentPeriod).
+  void Adjust(Nanos now);
+
+  bool apf_enabled() const { return options_.enable_priority_and_fairness; }
+  const FlowControlConfig& config() const { return *config_; }
+  const Classifier* classifier() const { return classifier_.get(); }
+  const ConcurrencyAllocator* allocator() const { return allocator_.get(); }
+  WatchTracker& watches() { return watches_; }
+  int level_count() const {
+    return max_in_flight_ ? 2 : static_cast<int>(levels_.size());
+  }
+  LevelState level(int index) const;
+
+ private:
+  struct Level {
+    std::string name;
+    PriorityLevel spec;
+    std::unique_ptr<SeatDemandIntegrator> demand;
+    std::unique_ptr<QueueSet> queue_set;
+    RetryAfterTracker retry_after;
+    bool ever_dropped = false;
+  };
+
+  void OnDispatched(Nanos now, QueueSetHandle request, std::uint64_t id) override;
+  void ApplyAllocation(Nanos now);
+  int RecordDrop(Nanos now, Level& level);
+  Admission StartMaxInFlight(Nanos now, const UserInfo& user, const RequestInfo& request,
+                             bool long_running);
+
+  FlowControlOptions options_;
+  const FlowControlConfig* config_;
+  FlowControlListener* listener_;
+  std::unique_ptr<Classifier> classifier_;
+  std::unique_ptr<ConcurrencyAllocator> allocator_;
+  WatchTracker watches_;
+  WorkEstimator estimator_;
+  std::vector<Level> levels_;  // APF: config_->priority_levels order; off: readonly, mutating
+  std::unique_ptr<MaxInFlightFilter> max_in_flight_;
+  std::vector<std::string> pool_names_;
+  // While StartRequest runs, the id being started: its own dispatch is reported through
+  // Start's result, not the listener.
+  std::optional<std::uint64_t> starting_id_;
+  bool dispatched_while_starting_ = false;
+
+  // Flow hashes by (FlowSchema, distinguisher): SHA-256 costs more than everything else
+  // the filter does for a request, and a simulation sees the same flows again and again.
+  struct CachedFlow {
+    int flow_schema;
+    std::string distinguisher;
+    std::uint64_t hash;
+  };
+  std::uint64_t CachedFlowHash(const Classification& c);
+  std::unordered_map<std::uint64_t, std::vector<CachedFlow>> flow_hashes_;
+  size_t cached_flows_ = 0;
+};
+
+}  // namespace apf
+
+#endif  // APF_FLOW_CONTROL_H_

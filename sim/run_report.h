@@ -1,0 +1,47 @@
+// What `apfsim run` writes to its output folder, each file whole or not at all:
+// timeline.csv and clients.csv (streamed while the run goes, committed at the end),
+// summary.json, the debug dumps at the scenario's instants, and metrics.prom. The
+// summary is also printed as a table. See scenarios/README.md for the columns.
+#ifndef SIM_RUN_REPORT_H_
+#define SIM_RUN_REPORT_H_
+
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "sim/output_file.h"
+#include "sim/scenario.h"
+#include "sim/world.h"
+
+namespace sim {
+
+class RunReport : public WorldObserver {
+ public:
+  // `out_dir` is created if needed; nothing in it is replaced until Commit().
+  RunReport(const Scenario& scenario, std::string out_dir);
+  void set_world(World* world) { world_ = world; }
+
+  void OnLevelRow(apf::Nanos start, int replica, const std::string& level,
+                  const LevelRow& row) override;
+  void OnClientRow(apf::Nanos start, const std::string& client, const ClientRow& row) override;
+  void OnDump(apf::Nanos now, int dump_index) override;
+
+  // The summary of the finished run (summary.json's content).
+  nlohmann::json Summary() const;
+  // Writes summary.json and metrics.prom and renames every file into place.
+  void Commit();
+  // The terminal table of the summary.
+  static std::string SummaryTable(const nlohmann::json& summary, bool colour);
+
+ private:
+  const Scenario& scenario_;
+  std::string out_dir_;
+  World* world_ = nullptr;
+  std::unique_ptr<OutputFile> timeline_, clients_;
+  std::vector<std::pair<std::string, std::string>> dumps_;  // file name, text
+};
+
+}  // namespace sim
+
+#endif  // SIM_RUN_REPORT_H_

@@ -1,0 +1,59 @@
+#include "sim/run_scenario.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+
+#include "sim/duration.h"
+#include "sim/run_report.h"
+#include "sim/scenario_flowcontrol.h"
+#include "sim/scenario_loader.h"
+#include "sim/world.h"
+
+namespace sim {
+
+RunOutcome RunScenario(const RunRequest& request) {
+  Scenario scenario = LoadScenario(request.scenario_file, request.overrides);
+  if (request.seed) scenario.seed = *request.seed;
+  if (request.interval) {
+    std::string why;
+    auto interval = ParseDuration(*request.interval, &why);
+    if (!interval || *interval < apf::kMillisecond) {
+      throw InputError({"--interval", 0, 0}, "", interval ? "must be at least 1ms" : why);
+    }
+    scenario.interval = *interval;
+  }
+  const FlowControlSetup flow_control = BuildScenarioFlowControl(scenario);
+
+  RunOutcome outcome;
+  outcome.out_dir = request.out_dir.empty() ? "out/" + scenario.name : request.out_dir;
+  RunReport report(scenario, outcome.out_dir);
+  WorldOptions options;
+  options.trace = request.trace;
+  const auto wall_start = std::chrono::steady_clock::now();
+  bool showed_progress = false;
+  if (request.progress) {
+    options.progress = [&](apf::Nanos now) {
+      const double wall =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+      if (wall > 1.0) {
+        std::fprintf(stderr, "\r%s: %s of %s simulated (%.0f%%)", scenario.name.c_str(),
+                     FormatDuration(now).c_str(), FormatDuration(scenario.duration).c_str(),
+                     100.0 * static_cast<double>(now) / static_cast<double>(scenario.duration));
+        showed_progress = true;
+      }
+      return true;
+    };
+  }
+  World world(scenario, &flow_control.config, options, &report);
+  report.set_world(&world);
+  world.Run();
+  if (showed_progress) std::fprintf(stderr, "\r\033[K");
+  report.Commit();
+  outcome.summary = report.Summary();
+  outcome.table = RunReport::SummaryTable(outcome.summary, !request.quiet && ::isatty(1));
+  return outcome;
+}
+
+}  // namespace sim

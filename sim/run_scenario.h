@@ -1,0 +1,36 @@
+// One run of a scenario from file to outputs, shared by `apfsim run`, `compare`, `sweep`
+// and `check`: load and override the scenario, build its flow-control configuration, run
+// the world, and write the report.
+#ifndef SIM_RUN_SCENARIO_H_
+#define SIM_RUN_SCENARIO_H_
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace sim {
+
+struct RunRequest {
+  std::string scenario_file;
+  std::vector<std::string> overrides;  // --set PATH=VALUE
+  std::optional<std::uint64_t> seed;
+  std::optional<std::string> interval;
+  std::string out_dir;  // "" : out/<scenario name>
+  std::string trace;
+  bool quiet = false;
+  bool progress = false;  // show progress on stderr
+};
+
+struct RunOutcome {
+  std::string out_dir;
+  nlohmann::json summary;
+  std::string table;  // the summary as a terminal table
+};
+
+RunOutcome RunScenario(const RunRequest& request);
+
+}  // namespace sim
+
+#endif  // SIM_RUN_SCENARIO_H_
