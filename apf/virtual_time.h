@@ -21,6 +21,11 @@ inline constexpr Nanos kNever = std::numeric_limits<Nanos>::max();
 
 inline constexpr double ToSeconds(Nanos t) { return static_cast<double>(t) / 1e9; }
 
+// The wall-clock instant a run's virtual time 0 stands for, for the models that key state
+// by Unix seconds (the Retry-After tracker) and for times printed as dates (debug dumps):
+// 2026-01-01T00:00:00Z, a whole second, so Unix seconds and virtual seconds align.
+inline constexpr Nanos kVirtualEpochUnixNanos = 1767225600LL * kSecond;
+
 }  // namespace apf
 
 #endif  // APF_VIRTUAL_TIME_H_

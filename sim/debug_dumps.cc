@@ -39,6 +39,7 @@ std::string TabWriterRows(const std::vector<std::vector<std::string>>& rows) {
 }
 
 std::string Rfc3339Nano(apf::Nanos t) {
+  t += apf::kVirtualEpochUnixNanos;
   const std::time_t secs = static_cast<std::time_t>(t / apf::kSecond);
   std::tm tm{};
   gmtime_r(&secs, &tm);

@@ -25,7 +25,7 @@ DebugDumps MakeDebugDumps(World& world, int replica, apf::Nanos now);
 // for rows whose cells are each followed by ",\t" except the last.
 std::string TabWriterRows(const std::vector<std::vector<std::string>>& rows);
 
-// RFC3339Nano in UTC for a virtual instant, the run starting at the Unix epoch.
+// RFC3339Nano in UTC for a virtual instant (apf::kVirtualEpochUnixNanos is instant 0).
 std::string Rfc3339Nano(apf::Nanos t);
 
 }  // namespace sim
