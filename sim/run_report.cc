@@ -191,8 +191,14 @@ void RunReport::Commit() {
 }
 
 std::string RunReport::SummaryTable(const nlohmann::json& s, bool colour) {
-  auto bold = [&](const std::string& t) { return colour ? "\033[1m" + t + "\033[0m" : t; };
-  auto red = [&](const std::string& t, bool on) { return colour && on ? "\033[31m" + t + "\033[0m" : t; };
+  auto wrap = [](const char* start, const std::string& t) {
+    std::string out(start);
+    out.append(t);
+    out.append("\033[0m");
+    return out;
+  };
+  auto bold = [&](const std::string& t) { return colour ? wrap("\033[1m", t) : t; };
+  auto red = [&](const std::string& t, bool on) { return colour && on ? wrap("\033[31m", t) : t; };
   std::string out;
   out += bold(fmt::format("{} (seed {}, {} s simulated)", s["scenario"].get<std::string>(),
                           s["seed"].get<std::uint64_t>(), s["durationSeconds"].get<double>())) + "\n\n";
@@ -213,8 +219,10 @@ std::string RunReport::SummaryTable(const nlohmann::json& s, bool colour) {
                        red(std::to_string(cl), cl > 0), l["waitSeconds"]["p50"].get<double>(),
                        l["waitSeconds"]["p99"].get<double>(), l["waitSeconds"]["max"].get<double>());
   }
-  out += "\n" + bold(fmt::format("{:<24} {:>8} {:>9} {:>9} {:>7} {:>7} {:>9} {:>9}", "client", "calls",
-                                 "attempts", "succeeded", "failed", "429s", "lat p50", "lat p99")) + "\n";
+  out += '\n';
+  out += bold(fmt::format("{:<24} {:>8} {:>9} {:>9} {:>7} {:>7} {:>9} {:>9}", "client", "calls",
+                          "attempts", "succeeded", "failed", "429s", "lat p50", "lat p99"));
+  out += '\n';
   for (auto& [name, c] : s["clients"].items()) {
     const std::uint64_t failed = c["failed"], r429 = c["http429"];
     out += fmt::format("{:<24} {:>8} {:>9} {:>9} {:>7} {:>7} {:>8.3f}s {:>8.3f}s\n", name,
