@@ -240,7 +240,7 @@ TrafficSpec ReadTraffic(const YamlValue& v, const Scenario& scenario) {
     list.query = "resourceVersion=0" + (t.page_size > 0 ? "&limit=" + std::to_string(t.page_size) : "");
     RequestTemplate watch = list;
     watch.verb = "watch";
-    watch.query = "allowWatchBookmarks=true&resourceVersion=1";
+    watch.query = "allowWatchBookmarks=true&resourceVersion=1";  // timeoutSeconds: per watch, in the world
     t.calls = {list, watch};
   } else if (kind == "watch") {
     t.kind = TrafficSpec::Kind::kWatch;

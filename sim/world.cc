@@ -438,6 +438,13 @@ int World::IssueCall(apf::Nanos now, int process, const CompiledRequest& request
     call.info.namespace_name = Substitute(t.namespace_, proc.index);
   }
   call.info.name = Substitute(t.name, proc.index);
+  if (generator >= 0 && generators_[generator].spec->kind == TrafficSpec::Kind::kInformer &&
+      request.is_watch) {
+    // The reflector asks for timeoutSeconds = minWatchTimeout (5 min) x U[1, 2)
+    // (CLIENT-SPEC 4.1), so its watches end after 5 to 10 minutes and are re-opened.
+    call.info.query.timeout_seconds =
+        static_cast<std::int64_t>(300.0 * (1.0 + generators_[generator].rng.Uniform01()));
+  }
   call.client.emplace(request.call_options, proc.bucket.get());
   clients_[proc.client].timeline.OnCall();
   ApplyStep(now, static_cast<int>(slot), call.client->Start(now));
