@@ -77,6 +77,8 @@ FlowControl::FlowControl(Nanos now, const FlowControlOptions& options,
   (void)s;
   for (Level& level : levels_) {
     const PriorityLevelAllocation* alloc = allocator_->Find(level.name);
+    level.alloc = alloc;
+    level.max_seats = allocator_->GetMaxSeats(level.name);
     level.queue_set = std::make_unique<QueueSet>(
         now, QueuingOf(level.spec),
         DispatchingConfig{static_cast<int>(alloc->current_cl), static_cast<int>(alloc->concurrency_denominator)},
@@ -106,7 +108,7 @@ Admission FlowControl::Start(Nanos now, std::uint64_t id, const UserInfo& user,
   Level& level = levels_[c.priority_level];
   a.flow_schema = c.flow_schema;
   a.flow_hash = CachedFlowHash(c);
-  a.estimate = estimator_.Estimate(&request, allocator_->GetMaxSeats(level.name), now);
+  a.estimate = estimator_.Estimate(&request, level.max_seats, now);
   a.wait_deadline =
       now + QueueWaitLimitForRequest(long_running, user_timeout, options_.request_timeout);
 
@@ -143,20 +145,37 @@ Admission FlowControl::Start(Nanos now, std::uint64_t id, const UserInfo& user,
 
 std::uint64_t FlowControl::CachedFlowHash(const Classification& c) {
   if (!c.uses_flow_hash) return 0;
-  // FNV-1a over the schema index and the distinguisher picks the bucket; entries compare
-  // exactly, so a collision costs a comparison, never a wrong hash.
   std::uint64_t key = 0xCBF29CE484222325ULL ^ static_cast<std::uint64_t>(c.flow_schema);
   for (unsigned char ch : c.distinguisher) key = (key ^ ch) * 0x100000001B3ULL;
-  std::vector<CachedFlow>& bucket = flow_hashes_[key];
-  for (const CachedFlow& f : bucket) {
-    if (f.flow_schema == c.flow_schema && f.distinguisher == c.distinguisher) return f.hash;
-  }
-  if (cached_flows_ > (1u << 20)) {  // bound the memory of a run with endless distinct flows
-    flow_hashes_.clear();
-    cached_flows_ = 0;
+  key ^= key >> 32;  // FNV's low bits mix poorly; the slot index uses them
+  if (flow_hashes_.empty()) flow_hashes_.resize(1024);
+  size_t mask = flow_hashes_.size() - 1;
+  size_t slot = key & mask;
+  for (; flow_hashes_[slot].flow_schema >= 0; slot = (slot + 1) & mask) {
+    const CachedFlow& f = flow_hashes_[slot];
+    if (f.key == key && f.flow_schema == c.flow_schema && f.distinguisher == c.distinguisher) {
+      return f.hash;
+    }
   }
   const std::uint64_t hash = classifier_->FlowHash(c);
-  flow_hashes_[key].push_back({c.flow_schema, std::string(c.distinguisher), hash});
+  // Bound the memory of a run with endless distinct flows: start afresh past 2^20.
+  if (cached_flows_ >= (size_t{1} << 20)) {
+    flow_hashes_.assign(1024, CachedFlow{});
+    cached_flows_ = 0;
+  } else if (2 * (cached_flows_ + 1) > flow_hashes_.size()) {
+    std::vector<CachedFlow> old(flow_hashes_.size() * 2);
+    old.swap(flow_hashes_);
+    for (CachedFlow& f : old) {
+      if (f.flow_schema < 0) continue;
+      size_t s = f.key & (flow_hashes_.size() - 1);
+      while (flow_hashes_[s].flow_schema >= 0) s = (s + 1) & (flow_hashes_.size() - 1);
+      flow_hashes_[s] = std::move(f);
+    }
+  }
+  mask = flow_hashes_.size() - 1;
+  for (slot = key & mask; flow_hashes_[slot].flow_schema >= 0; slot = (slot + 1) & mask) {
+  }
+  flow_hashes_[slot] = CachedFlow{key, c.flow_schema, hash, std::string(c.distinguisher)};
   ++cached_flows_;
   return hash;
 }
@@ -231,6 +250,7 @@ void FlowControl::Adjust(Nanos now) {
 void FlowControl::ApplyAllocation(Nanos now) {
   for (Level& level : levels_) {
     const PriorityLevelAllocation* alloc = allocator_->Find(level.name);
+    level.alloc = alloc;
     Status s = level.queue_set->Reconfigure(
         now, QueuingOf(level.spec),
         DispatchingConfig{static_cast<int>(alloc->current_cl), static_cast<int>(alloc->concurrency_denominator)});
@@ -250,11 +270,11 @@ LevelState FlowControl::level(int index) const {
     return s;
   }
   const Level& level = levels_[index];
-  const PriorityLevelAllocation* alloc = allocator_->Find(level.name);
+  const PriorityLevelAllocation* alloc = level.alloc;
   s.name = &level.name;
   s.nominal_cl = alloc->limits.nominal_cl;
   s.current_cl = alloc->current_cl;
-  s.max_seats = static_cast<int>(allocator_->GetMaxSeats(level.name));
+  s.max_seats = static_cast<int>(level.max_seats);
   s.executing_requests = level.queue_set->executing_requests();
   s.executing_seats = level.queue_set->seats_in_use();
   s.waiting_requests = level.queue_set->waiting_requests();

@@ -17,7 +17,6 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "apf/classifier.h"
@@ -136,6 +135,11 @@ class FlowControl : private QueueSetListener {
     std::unique_ptr<QueueSet> queue_set;
     RetryAfterTracker retry_after;
     bool ever_dropped = false;
+    // The allocator's entry and the work estimator's per-request cap for this level, kept
+    // here so that a request does not look the level up by name: the cap changes only when
+    // the levels are digested, the entry is re-read after every re-division.
+    const PriorityLevelAllocation* alloc = nullptr;
+    std::uint64_t max_seats = 0;
   };
 
   void OnDispatched(Nanos now, QueueSetHandle request, std::uint64_t id) override;
@@ -161,13 +165,17 @@ class FlowControl : private QueueSetListener {
 
   // Flow hashes by (FlowSchema, distinguisher): SHA-256 costs more than everything else
   // the filter does for a request, and a simulation sees the same flows again and again.
+  // An open-addressing table (linear probing, power-of-two size) keyed by an FNV-1a hash
+  // of the pair: one probe into a flat array in the common case. Entries compare exactly,
+  // so a collision costs a comparison, never a wrong hash.
   struct CachedFlow {
-    int flow_schema;
+    std::uint64_t key = 0;
+    int flow_schema = -1;  // -1: an empty slot
+    std::uint64_t hash = 0;
     std::string distinguisher;
-    std::uint64_t hash;
   };
   std::uint64_t CachedFlowHash(const Classification& c);
-  std::unordered_map<std::uint64_t, std::vector<CachedFlow>> flow_hashes_;
+  std::vector<CachedFlow> flow_hashes_;  // size a power of two, at most half full
   size_t cached_flows_ = 0;
 };
 
