@@ -1,6 +1,8 @@
 #include "apf/flow_control.h"
 
+#include <algorithm>
 #include <cassert>
+#include <cstring>
 
 #include "apf/long_running.h"
 #include "apf/priority_level_limits.h"
@@ -145,9 +147,16 @@ Admission FlowControl::Start(Nanos now, std::uint64_t id, const UserInfo& user,
 
 std::uint64_t FlowControl::CachedFlowHash(const Classification& c) {
   if (!c.uses_flow_hash) return 0;
-  std::uint64_t key = 0xCBF29CE484222325ULL ^ static_cast<std::uint64_t>(c.flow_schema);
-  for (unsigned char ch : c.distinguisher) key = (key ^ ch) * 0x100000001B3ULL;
-  key ^= key >> 32;  // FNV's low bits mix poorly; the slot index uses them
+  // The slot key: a multiply-xorshift hash over the distinguisher eight bytes at a time
+  // (a byte-at-a-time hash was a tenth of a whole simulation's time).
+  const std::string_view d = c.distinguisher;
+  std::uint64_t key = (static_cast<std::uint64_t>(c.flow_schema) << 32) ^ d.size();
+  for (size_t i = 0; i < d.size(); i += 8) {
+    std::uint64_t word = 0;
+    std::memcpy(&word, d.data() + i, std::min<size_t>(8, d.size() - i));
+    key = (key ^ word) * 0x9E3779B97F4A7C15ULL;
+    key ^= key >> 29;
+  }
   if (flow_hashes_.empty()) flow_hashes_.resize(1024);
   size_t mask = flow_hashes_.size() - 1;
   size_t slot = key & mask;

@@ -165,10 +165,10 @@ class FlowControl : private QueueSetListener {
 
   // Flow hashes by (FlowSchema, distinguisher): SHA-256 costs more than everything else
   // the filter does for a request, and a simulation sees the same flows again and again.
-  // An open-addressing table (linear probing, power-of-two size) keyed by an FNV-1a hash
-  // of the pair: one probe into a flat array in the common case. Entries compare exactly,
-  // so a collision costs a comparison, never a wrong hash.
-  struct CachedFlow {
+  // An open-addressing table (linear probing, power-of-two size) keyed by a hash of the
+  // pair: one probe into a flat array in the common case, one cache line per entry.
+  // Entries compare exactly, so a collision costs a comparison, never a wrong hash.
+  struct alignas(64) CachedFlow {
     std::uint64_t key = 0;
     int flow_schema = -1;  // -1: an empty slot
     std::uint64_t hash = 0;

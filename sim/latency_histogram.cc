@@ -25,20 +25,27 @@ apf::Nanos LatencyHistogram::BucketMiddle(int bucket) {
 
 void LatencyHistogram::Add(apf::Nanos value) {
   if (value < 0) value = 0;
-  ++counts_[BucketOf(static_cast<std::uint64_t>(value))];
+  const int bucket = BucketOf(static_cast<std::uint64_t>(value));
+  ++counts_[bucket];
+  lo_ = std::min(lo_, bucket);
+  hi_ = std::max(hi_, bucket);
   ++count_;
   max_ = std::max(max_, value);
 }
 
 void LatencyHistogram::Merge(const LatencyHistogram& other) {
-  for (int i = 0; i < kBuckets; ++i) counts_[i] += other.counts_[i];
+  for (int i = other.lo_; i <= other.hi_; ++i) counts_[i] += other.counts_[i];
+  lo_ = std::min(lo_, other.lo_);
+  hi_ = std::max(hi_, other.hi_);
   count_ += other.count_;
   max_ = std::max(max_, other.max_);
 }
 
 void LatencyHistogram::Clear() {
   if (count_ == 0) return;
-  counts_.fill(0);
+  std::fill(counts_.begin() + lo_, counts_.begin() + hi_ + 1, 0u);
+  lo_ = kBuckets;
+  hi_ = -1;
   count_ = 0;
   max_ = 0;
 }
@@ -49,7 +56,7 @@ apf::Nanos LatencyHistogram::Quantile(double q) const {
   std::uint64_t rank = static_cast<std::uint64_t>(std::ceil(q * static_cast<double>(count_)));
   rank = std::clamp<std::uint64_t>(rank, 1, count_);
   std::uint64_t seen = 0;
-  for (int i = 0; i < kBuckets; ++i) {
+  for (int i = lo_; i <= hi_; ++i) {
     seen += counts_[i];
     if (seen >= rank) return std::min(BucketMiddle(i), max_);
   }

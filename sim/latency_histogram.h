@@ -35,6 +35,11 @@ class LatencyHistogram {
   static apf::Nanos BucketMiddle(int bucket);
 
   std::array<std::uint32_t, kBuckets> counts_{};
+  // The lowest and highest occupied buckets (lo_ > hi_ when empty): Quantile, Merge and
+  // Clear touch only this span, not all the buckets, which matters when a report takes
+  // percentiles of many histograms every interval.
+  int lo_ = kBuckets;
+  int hi_ = -1;
   std::uint64_t count_ = 0;
   apf::Nanos max_ = 0;
 };

@@ -39,6 +39,12 @@ class ServiceTimeModel {
  private:
   const ServiceTimeRule* Match(const apf::RequestInfo& request, bool list_from_cache) const;
   std::vector<ServiceTimeRule> rules_;  // the scenario's, then the defaults
+  struct LognormalParams {
+    bool precomputed = false;
+    double mu = 0;
+    double sigma = 0;
+  };
+  std::vector<LognormalParams> lognormal_;  // per rule, for lognormal times
 };
 
 }  // namespace sim
