@@ -146,6 +146,9 @@ struct World::Attempt {
   int try_number = 0;  // 1 for a call's first attempt, 2 for its first retry, ...
   int process = 0;
   std::uint64_t call_serial = 0;
+  // The request as sent: the call may end (and its slot be reused) before the attempt's
+  // seats are free. Copied only for traced attempts.
+  std::unique_ptr<apf::RequestInfo> trace_info;
   int queue = -1;
   apf::WorkEstimate estimate;
   apf::Nanos dispatched = -1, finished = -1, answered_at = -1;
@@ -623,6 +626,7 @@ void World::SendAttempt(apf::Nanos now, int c, const CallStep& step) {
   a.process = call.process;
   a.call_serial = call.serial;
   a.traced = trace_client_ == proc.client;
+  if (a.traced || trace_level_ >= 0) a.trace_info = std::make_unique<apf::RequestInfo>(call.info);
   call.attempt = static_cast<int>(slot);
   ++attempts_total_;
   clients_[proc.client].timeline.OnAttempt();
@@ -687,6 +691,7 @@ void World::OnAdmitted(apf::Nanos now, int ai, const apf::Admission& admission) 
   a.queue = admission.queue;
   a.estimate = admission.estimate;
   if (trace_level_ >= 0 && level == trace_level_) a.traced = true;
+  if (!a.traced) a.trace_info.reset();
   using Outcome = apf::Admission::Outcome;
   switch (admission.outcome) {
     case Outcome::kRejected: {
@@ -1160,12 +1165,8 @@ double Seconds(apf::Nanos ns) { return static_cast<double>(ns) / 1e9; }
 void World::EmitTrace(int ai) {
   if (!observer_) return;
   const Attempt& a = attempts_[ai];
-  const Call& call = calls_[a.call];
   const Process& proc = processes_[a.process];
-  // The call may have ended (and its slot been reused) while the attempt held its seats.
-  static const apf::RequestInfo kUnknown;
-  const bool call_known = call.live && call.generation == a.call_generation;
-  const apf::RequestInfo& info = call_known ? call.info : kUnknown;
+  const apf::RequestInfo& info = *a.trace_info;
   nlohmann::ordered_json line;
   line["call"] = a.call_serial;
   line["try"] = a.try_number;  // 1: the call's first attempt; n: its (n-1)th retry
