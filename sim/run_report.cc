@@ -65,6 +65,16 @@ void RunReport::OnClientRow(apf::Nanos start, const std::string& client, const C
                               row.attempts, row.succeeded, row.failed, row.http429, p50, p99));
 }
 
+void RunReport::EnableTrace() {
+  if (!trace_) trace_ = std::make_unique<OutputFile>(out_dir_ + "/trace.jsonl");
+}
+
+void RunReport::OnTrace(const std::string& json_line) {
+  if (!trace_) return;
+  trace_->Write(json_line);
+  trace_->Write("\n");
+}
+
 void RunReport::OnDump(apf::Nanos now, int dump_index) {
   (void)dump_index;
   for (int r = 0; r < world_->replica_count(); ++r) {
@@ -165,6 +175,26 @@ nlohmann::json RunReport::Summary() const {
     j["gateway"] = {{"requestRateExceeded", world_->gateway().request_rate_exceeded},
                     {"tooManyConcurrentRequests", world_->gateway().too_many_concurrent_requests}};
   }
+  if (scenario_.audit_log.enabled || world_->replayed_calls() > 0) {
+    // What was replayed, and (spec.auditLog) what of the log was left out and why.
+    nlohmann::json replay;
+    replay["replayedCalls"] = world_->replayed_calls();
+    if (scenario_.audit_log.enabled) {
+      const ReplayStats& scan = scenario_.audit_log.scan;
+      std::int64_t skipped = 0;
+      nlohmann::json reasons = nlohmann::json::object();
+      for (const auto& [reason, count] : scan.skipped) {
+        reasons[reason] = count;
+        skipped += count;
+      }
+      nlohmann::json codes = nlohmann::json::object();
+      for (const auto& [code, count] : scan.recorded_codes) codes[std::to_string(code)] = count;
+      replay["auditLog"] = {{"lines", scan.lines},       {"events", scan.events},
+                            {"identities", scan.identities}, {"skipped", skipped},
+                            {"reasons", reasons},         {"recordedCodes", codes}};
+    }
+    j["replay"] = replay;
+  }
   j["events"] = world_->events_handled();
   j["attempts"] = world_->attempts_total();
   return j;
@@ -183,6 +213,7 @@ void RunReport::Commit() {
     dump_files.back()->Write(text);
   }
   // Everything is written; only renames remain.
+  if (trace_) trace_->Commit();
   timeline_->Commit();
   clients_->Commit();
   summary_file.Commit();

@@ -1,6 +1,7 @@
 // What `apfsim run` writes to its output folder, each file whole or not at all:
 // timeline.csv and clients.csv (streamed while the run goes, committed at the end),
-// summary.json, the debug dumps at the scenario's instants, and metrics.prom. The
+// summary.json, the debug dumps at the scenario's instants, metrics.prom, and with
+// --trace trace.jsonl (one JSON object per traced attempt). The
 // summary is also printed as a table. See scenarios/README.md for the columns.
 #ifndef SIM_RUN_REPORT_H_
 #define SIM_RUN_REPORT_H_
@@ -26,6 +27,9 @@ class RunReport : public WorldObserver {
                   const LevelRow& row) override;
   void OnClientRow(apf::Nanos start, const std::string& client, const ClientRow& row) override;
   void OnDump(apf::Nanos now, int dump_index) override;
+  // `apfsim run --trace`: writes the world's trace lines to trace.jsonl.
+  void EnableTrace();
+  void OnTrace(const std::string& json_line) override;
 
   // The summary of the finished run (summary.json's content).
   nlohmann::json Summary() const;
@@ -38,7 +42,7 @@ class RunReport : public WorldObserver {
   const Scenario& scenario_;
   std::string out_dir_;
   World* world_ = nullptr;
-  std::unique_ptr<OutputFile> timeline_, clients_;
+  std::unique_ptr<OutputFile> timeline_, clients_, trace_;
   std::vector<std::pair<std::string, std::string>> dumps_;  // file name, text
 };
 

@@ -31,6 +31,7 @@ RunOutcome RunScenario(const RunRequest& request) {
   RunReport report(scenario, outcome.out_dir);
   WorldOptions options;
   options.trace = request.trace;
+  if (!request.trace.empty()) report.EnableTrace();
   const auto wall_start = std::chrono::steady_clock::now();
   bool showed_progress = false;
   if (request.progress) {

@@ -112,6 +112,32 @@ struct TrafficSpec {
   SourceLocation where;
 };
 
+// What a replay read and what it left out (summary.json's `replay`).
+struct ReplayStats {
+  std::int64_t lines = 0;   // lines read
+  std::int64_t events = 0;  // calls replayed
+  std::map<std::string, std::int64_t> skipped;  // by reason: not-json, not-an-audit-event, ...
+  std::map<int, std::int64_t> recorded_codes;   // responseStatus.code of replayed events
+  std::int64_t identities = 0;
+};
+
+// spec.auditLog: traffic replayed from a Kubernetes audit log (sim/audit_log.h). The
+// loader scans the file once to turn each identity into a client (named by its user).
+struct AuditLogSpec {
+  bool enabled = false;
+  std::string file;  // resolved against the scenario's folder
+  std::optional<apf::Nanos> from, to;  // requestReceivedTimestamp window, ns since the epoch
+  double speed = 1;                    // arrivals come `speed` times faster
+  std::vector<std::string> include_users, exclude_users;
+  apf::Nanos reorder_window = 60 * apf::kSecond;  // how far events may be out of order
+  apf::Nanos origin = 0;  // the epoch time that is virtual time 0 (from, or the first event)
+  // The identity key (sim/audit_log.h AuditIdentityKey) of each replayed client, with the
+  // client's index in Scenario::clients.
+  std::vector<std::pair<std::string, int>> identity_clients;
+  ReplayStats scan;  // what the loader's scan found
+  SourceLocation where;
+};
+
 struct ClientSpec {
   std::string name;
   std::string user;  // may hold "{process}", replaced by the process index
@@ -171,7 +197,9 @@ struct Scenario {
   };
   std::vector<ObjectOverride> flow_control_overrides;
   std::vector<ResourceSpec> resources;
+  std::string resources_from_metrics;  // the /metrics scrape the counts came from, if any
   std::vector<ClientSpec> clients;
+  AuditLogSpec audit_log;
 };
 
 }  // namespace sim

@@ -4,6 +4,9 @@
 #include <set>
 
 #include "apf/user_info.h"
+#include "sim/audit_log.h"
+#include "sim/metrics_import.h"
+#include "sim/trace_replay.h"
 #include "sim/yaml_input.h"
 
 namespace sim {
@@ -248,16 +251,31 @@ TrafficSpec ReadTraffic(const YamlValue& v, const Scenario& scenario) {
     if (t.calls[0].verb != "watch") m.Required("request").Fail("a watch pattern's request has verb watch");
   } else if (kind == "trace") {
     t.kind = TrafficSpec::Kind::kTrace;
-    t.trace_file = m.Required("file").String();
-    m.Required("file").Fail("trace replay is not implemented yet");
+    YamlValue file = m.Required("file");
+    const fs::path name = file.String();
+    const fs::path full = name.is_absolute() ? name : fs::path(scenario.file).parent_path() / name;
+    if (!fs::exists(full)) file.Fail("no such file: " + full.string());
+    t.trace_file = full.lexically_normal().string();
+    CsvTraceReader check(t.trace_file, "", 0);  // a bad header fails at load time
   } else {
     YamlValue(outer.value().node()[kind], body.source(), outer.value().ChildPath(kind))
         .Fail("unknown traffic pattern \"" + kind +
               "\" (poisson, constant, sweep, closedLoop, informer, watch, trace)");
   }
   m.Finish();
-  (void)scenario;
   return t;
+}
+
+void ReadClientGo(const YamlValue& v, ClientGoSpec* client_go) {
+  YamlMap g = v.Map();
+  client_go->qps = g.NumberOr("qps", client_go->qps);
+  client_go->burst = static_cast<int>(g.Int64Or("burst", client_go->burst));
+  if (client_go->burst < 0) g.Required("burst").Fail("must not be negative");
+  client_go->max_retries = static_cast<int>(g.Int64Or("maxRetries", client_go->max_retries));
+  if (client_go->max_retries < 0) g.Required("maxRetries").Fail("must not be negative");
+  client_go->timeout = g.DurationOr("timeout", 0);
+  if (client_go->timeout < 0) g.Required("timeout").Fail("must not be negative");
+  g.Finish();
 }
 
 ClientSpec ReadClient(const YamlValue& v, const Scenario& scenario) {
@@ -309,17 +327,7 @@ ClientSpec ReadClient(const YamlValue& v, const Scenario& scenario) {
     if (!scenario.gateway.enabled) via->Fail("the scenario has no spec.gateway");
     c.via_gateway = true;
   }
-  if (auto cg = m.Optional("clientGo")) {
-    YamlMap g = cg->Map();
-    c.client_go.qps = g.NumberOr("qps", c.client_go.qps);
-    c.client_go.burst = static_cast<int>(g.Int64Or("burst", c.client_go.burst));
-    if (c.client_go.burst < 0) g.Required("burst").Fail("must not be negative");
-    c.client_go.max_retries = static_cast<int>(g.Int64Or("maxRetries", c.client_go.max_retries));
-    if (c.client_go.max_retries < 0) g.Required("maxRetries").Fail("must not be negative");
-    c.client_go.timeout = g.DurationOr("timeout", 0);
-    if (c.client_go.timeout < 0) g.Required("timeout").Fail("must not be negative");
-    g.Finish();
-  }
+  if (auto cg = m.Optional("clientGo")) ReadClientGo(*cg, &c.client_go);
   YamlValue traffic = m.Required("traffic");
   for (const YamlValue& t : traffic.Items()) c.traffic.push_back(ReadTraffic(t, scenario));
   if (c.traffic.empty()) traffic.Fail("needs at least one traffic pattern");
@@ -456,6 +464,75 @@ void ReadApiservers(const YamlValue& v, ApiserverSpec* a) {
   m.Finish();
 }
 
+// spec.resourcesFromMetrics: the object counts of a /metrics scrape, under the explicit
+// spec.resources entries (which win).
+void ReadResourcesFromMetrics(const YamlValue& v, Scenario* s) {
+  const fs::path name = v.String();
+  const fs::path full = name.is_absolute() ? name : fs::path(s->file).parent_path() / name;
+  if (!fs::exists(full)) v.Fail("no such file: " + full.string());
+  s->resources_from_metrics = full.lexically_normal().string();
+  for (ResourceSpec& r : ResourcesFromMetricsFile(s->resources_from_metrics)) {
+    const bool listed = std::any_of(s->resources.begin(), s->resources.end(), [&](const ResourceSpec& e) {
+      return e.resource == r.resource && e.api_group == r.api_group;
+    });
+    if (!listed) s->resources.push_back(std::move(r));
+  }
+}
+
+// spec.auditLog: scans the log once and makes a client of each identity it replays, named
+// by its user (with "~2", "~3" when one user comes with several sets of groups or the name
+// is taken).
+void ReadAuditLog(const YamlValue& v, Scenario* s, std::set<std::string>* names) {
+  AuditLogSpec& a = s->audit_log;
+  a.enabled = true;
+  a.where = v.where();
+  YamlMap m = v.Map();
+  YamlValue file = m.Required("file");
+  const fs::path name = file.String();
+  const fs::path full = name.is_absolute() ? name : fs::path(s->file).parent_path() / name;
+  if (!fs::exists(full)) file.Fail("no such file: " + full.string());
+  a.file = full.lexically_normal().string();
+  auto time = [&](const char* key) -> std::optional<apf::Nanos> {
+    auto t = m.Optional(key);
+    if (!t) return std::nullopt;
+    std::optional<apf::Nanos> at = ParseRfc3339(t->String());
+    if (!at) t->Fail("expected an RFC 3339 time such as 2026-12-02T10:05:00Z");
+    return at;
+  };
+  a.from = time("from");
+  a.to = time("to");
+  if (a.from && a.to && *a.to <= *a.from) m.Required("to").Fail("must be after `from`");
+  a.speed = m.NumberOr("speed", 1);
+  if (!(a.speed > 0) || a.speed > 1e6) m.Required("speed").Fail("must be a positive factor up to 1e6");
+  a.reorder_window = m.DurationOr("reorderWindow", a.reorder_window);
+  if (a.reorder_window < 0) m.Required("reorderWindow").Fail("must not be negative");
+  if (auto users = m.Optional("users")) {
+    YamlMap um = users->Map();
+    if (um.Has("include")) a.include_users = um.Required("include").StringList();
+    if (um.Has("exclude")) a.exclude_users = um.Required("exclude").StringList();
+    um.Finish();
+  }
+  ClientGoSpec client_go;
+  if (auto cg = m.Optional("clientGo")) ReadClientGo(*cg, &client_go);
+  m.Finish();
+
+  const AuditLogScan scan = ScanAuditLog(a);
+  a.scan = scan.stats;
+  a.origin = a.from ? *a.from : scan.first_received.value_or(0);
+  for (const AuditIdentity& id : scan.identities) {
+    ClientSpec c;
+    c.name = id.user;
+    for (int n = 2; names->count(c.name); ++n) c.name = id.user + "~" + std::to_string(n);
+    names->insert(c.name);
+    c.user = id.user;
+    c.groups = id.groups;
+    c.client_go = client_go;
+    c.where = a.where;
+    a.identity_clients.emplace_back(AuditIdentityKey(id), static_cast<int>(s->clients.size()));
+    s->clients.push_back(std::move(c));
+  }
+}
+
 }  // namespace
 
 Scenario LoadScenario(const std::string& path, const std::vector<std::string>& overrides) {
@@ -565,14 +642,19 @@ Scenario LoadScenario(const std::string& path, const std::vector<std::string>& o
       s.resources.push_back(std::move(r));
     }
   }
-  YamlValue clients = spec.Required("clients");
+  if (auto metrics = spec.Optional("resourcesFromMetrics")) ReadResourcesFromMetrics(*metrics, &s);
   std::set<std::string> names;
-  for (const YamlValue& cv : clients.Items()) {
-    ClientSpec c = ReadClient(cv, s);
-    if (!names.insert(c.name).second) cv.Fail("client name \"" + c.name + "\" is used twice");
-    s.clients.push_back(std::move(c));
+  if (auto clients = spec.Optional("clients")) {
+    for (const YamlValue& cv : clients->Items()) {
+      ClientSpec c = ReadClient(cv, s);
+      if (!names.insert(c.name).second) cv.Fail("client name \"" + c.name + "\" is used twice");
+      s.clients.push_back(std::move(c));
+    }
   }
-  if (s.clients.empty()) clients.Fail("needs at least one client");
+  if (auto audit = spec.Optional("auditLog")) ReadAuditLog(*audit, &s, &names);
+  if (s.clients.empty()) {
+    spec.value().Fail("needs at least one client (spec.clients, or identities from spec.auditLog)");
+  }
   spec.Finish();
 
   // Requests that draw a namespace from a resource need that resource to have some.

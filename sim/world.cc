@@ -3,11 +3,15 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <nlohmann/json.hpp>
 
 #include "apf/event_rate_limit.h"
 #include "apf/long_running.h"
+#include "apf/shuffle_sharding.h"
 #include "apf/work_estimator.h"
+#include "sim/audit_log.h"
 #include "sim/duration.h"
+#include "sim/trace_replay.h"
 
 namespace sim {
 
@@ -37,6 +41,13 @@ struct World::CompiledRequest {
   std::optional<apf::Nanos> query_timeout;  // an explicit ?timeout= in the template
 };
 
+// A replayed row's request: its template and compiled form live together in a pool slot
+// that is reused when the call finishes.
+struct World::ReplayRequest {
+  RequestTemplate tmpl;
+  CompiledRequest compiled;
+};
+
 class World::DispatchListener : public apf::FlowControlListener {
  public:
   DispatchListener(World* world, int replica) : world_(world), replica_(replica) {}
@@ -62,6 +73,7 @@ struct World::Replica {
 
 struct World::Client {
   const ClientSpec* spec = nullptr;
+  int first_process = 0;
   ClientTimeline timeline;
   std::vector<std::pair<std::string, std::uint64_t>> errors;
 };
@@ -87,6 +99,11 @@ struct World::Generator {
   std::int64_t per_period = 0;
   bool listing = true;      // informer: listing (else watching)
   int failures = 0;         // informer and watch: consecutive failures, for the backoff
+  // trace and spec.auditLog: the recording and its next row. A trace's rows go round-robin
+  // to its client's processes; an audit log's rows to the first process of the row's client.
+  std::unique_ptr<ReplaySource> replay;
+  ReplayRow pending;
+  int replay_client = -1;  // the trace's client; -1 for an audit log
 };
 
 struct World::Call {
@@ -100,6 +117,8 @@ struct World::Call {
   apf::Nanos issued = 0;
   int attempt = -1;  // the attempt in flight
   EventHandle wake, abort;
+  int replay_request = -1;  // its slot in replay_requests_, -1 when not replayed
+  std::uint64_t serial = 0;  // the call's number in the run, for traces
 };
 
 struct World::Attempt {
@@ -122,6 +141,20 @@ struct World::Attempt {
   bool event_rejected = false;   // refused by EventRateLimit at admission
   bool via_gateway = false;      // counted in the gateway's bounds until answered
   apf::WatchTracker::Registration registration;
+  // What --trace writes about the attempt (kept only when `traced`).
+  bool traced = false;
+  int try_number = 0;  // 1 for a call's first attempt, 2 for its first retry, ...
+  int process = 0;
+  std::uint64_t call_serial = 0;
+  // The request as sent: the call may end (and its slot be reused) before the attempt's
+  // seats are free. Copied only for traced attempts.
+  std::unique_ptr<apf::RequestInfo> trace_info;
+  int queue = -1;
+  apf::WorkEstimate estimate;
+  apf::Nanos dispatched = -1, finished = -1, answered_at = -1;
+  int status = 0, retry_after = 0;
+  const char* outcome = "";
+  const char* reason = "";
 };
 
 void World::DispatchListener::OnDispatched(apf::Nanos now, std::uint64_t id) {
@@ -129,6 +162,7 @@ void World::DispatchListener::OnDispatched(apf::Nanos now, std::uint64_t id) {
   Attempt& a = world_->attempts_[slot];
   assert(a.live && a.generation == static_cast<std::uint32_t>(id >> 32));
   world_->engine_.Cancel(a.timeout);
+  a.dispatched = now;
   world_->replicas_[replica_]->timelines[a.handle.level].OnDispatched(now - a.arrived,
                                                                       a.seats);
   world_->metrics_.At(replica_, a.handle.level, a.flow_schema).dispatched++;
@@ -240,6 +274,19 @@ void World::Build() {
                Event{kObjectPoll, static_cast<std::uint32_t>(r), 0});
   }
   BuildClients();
+  if (!options_.trace.empty()) {
+    for (size_t c = 0; c < clients_.size(); ++c) {
+      if (clients_[c].spec->name == options_.trace) trace_client_ = static_cast<int>(c);
+    }
+    const apf::FlowControl& fc0 = *replicas_[0]->flow_control;
+    for (int l = 0; trace_client_ < 0 && l < fc0.level_count(); ++l) {
+      if (*fc0.level(l).name == options_.trace) trace_level_ = l;
+    }
+    if (trace_client_ < 0 && trace_level_ < 0) {
+      throw InputError({"--trace", 0, 0}, "",
+                       "no client or priority level is named \"" + options_.trace + "\"");
+    }
+  }
   engine_.At(scenario_.interval, Event{kInterval, 0, 0});
   for (size_t i = 0; i < scenario_.dumps.size(); ++i) {
     engine_.At(scenario_.dumps[i], Event{kDump, static_cast<std::uint32_t>(i), 0});
@@ -254,35 +301,40 @@ void World::PollObjectCounts(apf::Nanos now, int replica) {
   }
 }
 
+void World::CompileRequest(const RequestTemplate& t, CompiledRequest* c) const {
+  *c = CompiledRequest{};
+  c->tmpl = &t;
+  for (size_t i = 0; i < scenario_.resources.size(); ++i) {
+    if (scenario_.resources[i].resource == t.resource &&
+        scenario_.resources[i].api_group == t.api_group) {
+      c->resource = static_cast<int>(i);
+    }
+  }
+  apf::RequestInfo& info = c->info;
+  info.is_resource_request = t.path.empty();
+  info.path = t.path;
+  info.verb = t.verb;
+  info.api_prefix = t.api_group.empty() ? "api" : "apis";
+  info.api_group = t.api_group;
+  info.api_version = t.api_version.empty() ? "v1" : t.api_version;
+  info.namespace_name = t.namespace_;
+  info.resource = t.resource;
+  info.subresource = t.subresource;
+  info.name = t.name;
+  info.query = apf::ParseRequestQuery(t.query);
+  if (info.verb == "list" && info.query.watch) info.verb = "watch";
+  c->is_watch = info.verb == "watch";
+  c->long_running = apf::IsLongRunningRequest(info);
+  c->call_options.kind = c->is_watch ? CallKind::kWatch : CallKind::kDo;
+  c->call_options.method = MethodOf(t.verb);
+  if (!info.query.timeout.empty()) c->query_timeout = ParseDuration(info.query.timeout);
+}
+
 void World::BuildClients() {
   // Compile every request template once.
   auto compile = [&](const RequestTemplate& t) {
     auto c = std::make_unique<CompiledRequest>();
-    c->tmpl = &t;
-    for (size_t i = 0; i < scenario_.resources.size(); ++i) {
-      if (scenario_.resources[i].resource == t.resource &&
-          scenario_.resources[i].api_group == t.api_group) {
-        c->resource = static_cast<int>(i);
-      }
-    }
-    apf::RequestInfo& info = c->info;
-    info.is_resource_request = t.path.empty();
-    info.path = t.path;
-    info.verb = t.verb;
-    info.api_prefix = t.api_group.empty() ? "api" : "apis";
-    info.api_group = t.api_group;
-    info.api_version = t.api_version.empty() ? "v1" : t.api_version;
-    info.namespace_name = t.namespace_;
-    info.resource = t.resource;
-    info.subresource = t.subresource;
-    info.name = t.name;
-    info.query = apf::ParseRequestQuery(t.query);
-    if (info.verb == "list" && info.query.watch) info.verb = "watch";
-    c->is_watch = info.verb == "watch";
-    c->long_running = apf::IsLongRunningRequest(info);
-    c->call_options.kind = c->is_watch ? CallKind::kWatch : CallKind::kDo;
-    c->call_options.method = MethodOf(t.verb);
-    if (!info.query.timeout.empty()) c->query_timeout = ParseDuration(info.query.timeout);
+    CompileRequest(t, c.get());
     requests_.push_back(std::move(c));
     return requests_.back().get();
   };
@@ -319,9 +371,18 @@ void World::BuildClients() {
       proc.replica = spec.replica >= 0 ? spec.replica
                                        : static_cast<int>(placement.UniformInt(replicas_.size()));
       const int process_index = static_cast<int>(processes_.size());
+      if (p == 0) clients_[ci].first_process = process_index;
       processes_.push_back(std::move(proc));
       for (size_t ti = 0; ti < spec.traffic.size(); ++ti) {
         const TrafficSpec& t = spec.traffic[ti];
+        if (t.kind == TrafficSpec::Kind::kTrace) {
+          // One reader per trace, whatever the number of processes.
+          if (p == 0) {
+            AddReplay(std::make_unique<CsvTraceReader>(t.trace_file, spec.name, t.start), &t,
+                      static_cast<int>(ci));
+          }
+          continue;
+        }
         const int copies = t.kind == TrafficSpec::Kind::kClosedLoop ? t.workers : 1;
         for (int w = 0; w < copies; ++w) {
           Generator g;
@@ -363,6 +424,57 @@ void World::BuildClients() {
       }
     }
   }
+  if (scenario_.audit_log.enabled) {
+    for (const auto& [key, client] : scenario_.audit_log.identity_clients) {
+      audit_clients_.emplace(key, client);
+    }
+    audit_traffic_.kind = TrafficSpec::Kind::kTrace;
+    AddReplay(std::make_unique<AuditLogReader>(scenario_.audit_log, scenario_.audit_log.origin,
+                                               &audit_clients_),
+              &audit_traffic_, -1);
+  }
+}
+
+void World::AddReplay(std::unique_ptr<ReplaySource> source, const TrafficSpec* traffic,
+                      int client) {
+  Generator g;
+  g.process = client >= 0 ? clients_[client].first_process : -1;
+  g.spec = traffic;
+  g.replay = std::move(source);
+  g.replay_client = client;
+  generators_.push_back(std::move(g));
+  const int gi = static_cast<int>(generators_.size()) - 1;
+  if (generators_[gi].replay->Next(&generators_[gi].pending)) {
+    ScheduleGenerator(gi, generators_[gi].pending.at);
+  }
+}
+
+void World::IssueReplayed(apf::Nanos now, int g) {
+  Generator& gen = generators_[g];
+  ReplayRow& row = gen.pending;
+  const int client = gen.replay_client >= 0 ? gen.replay_client : row.client;
+  if (client >= 0) {
+    std::uint32_t slot;
+    if (!free_replay_requests_.empty()) {
+      slot = free_replay_requests_.back();
+      free_replay_requests_.pop_back();
+    } else {
+      slot = static_cast<std::uint32_t>(replay_requests_.size());
+      replay_requests_.emplace_back();
+    }
+    ReplayRequest& r = replay_requests_[slot];
+    std::swap(r.tmpl, row.request);
+    CompileRequest(r.tmpl, &r.compiled);
+    const ClientSpec& spec = *clients_[client].spec;
+    r.compiled.call_options.max_retries = spec.client_go.max_retries;
+    r.compiled.call_options.timeout_ns = spec.client_go.timeout;
+    // A trace's rows take turns over its client's processes.
+    const int process = clients_[client].first_process +
+                        static_cast<int>(gen.item++ % std::max(1, spec.processes));
+    ++replayed_calls_;
+    IssueCall(now, process, r.compiled, -1, -1, 0, static_cast<int>(slot));
+  }
+  if (gen.replay->Next(&gen.pending)) ScheduleGenerator(g, gen.pending.at);
 }
 
 void World::ScheduleGenerator(int g, apf::Nanos at) {
@@ -406,12 +518,13 @@ void World::OnGenerate(apf::Nanos now, int g) {
       break;
     }
     case TrafficSpec::Kind::kTrace:
+      IssueReplayed(now, g);
       break;
   }
 }
 
 int World::IssueCall(apf::Nanos now, int process, const CompiledRequest& request, int generator,
-                     int worker, std::uint64_t namespace_draw) {
+                     int worker, std::uint64_t namespace_draw, int replay_request) {
   (void)worker;
   std::uint32_t slot;
   if (!free_calls_.empty()) {
@@ -426,6 +539,8 @@ int World::IssueCall(apf::Nanos now, int process, const CompiledRequest& request
   call.process = process;
   call.generator = generator;
   call.request = &request;
+  call.replay_request = replay_request;
+  call.serial = ++calls_total_;
   call.issued = now;
   call.attempt = -1;
   call.info = request.info;
@@ -507,6 +622,11 @@ void World::SendAttempt(apf::Nanos now, int c, const CallStep& step) {
   a.generator = call.generator;
   a.replica = PickReplica(proc);
   a.arrived = now;
+  a.try_number = step.attempt;
+  a.process = call.process;
+  a.call_serial = call.serial;
+  a.traced = trace_client_ == proc.client;
+  if (a.traced || trace_level_ >= 0) a.trace_info = std::make_unique<apf::RequestInfo>(call.info);
   call.attempt = static_cast<int>(slot);
   ++attempts_total_;
   clients_[proc.client].timeline.OnAttempt();
@@ -551,6 +671,9 @@ bool World::PassGateway(apf::Nanos now, int ai) {
   }
   a.answered = false;
   a.handle.level = -1;
+  a.outcome = "rejected";
+  a.reason = refusal.body_message == "RequestRateExceeded" ? "gateway: RequestRateExceeded"
+                                                           : "gateway: TooManyConcurrentRequests";
   DeliverResponse(now, ai, refusal);
   a.live = true;
   ReleaseAttemptUncounted(ai);
@@ -565,6 +688,10 @@ void World::OnAdmitted(apf::Nanos now, int ai, const apf::Admission& admission) 
   a.flow_hash = admission.flow_hash;
   a.seats = static_cast<int>(admission.estimate.MaxSeats());
   const int level = admission.handle.level;
+  a.queue = admission.queue;
+  a.estimate = admission.estimate;
+  if (trace_level_ >= 0 && level == trace_level_) a.traced = true;
+  if (!a.traced) a.trace_info.reset();
   using Outcome = apf::Admission::Outcome;
   switch (admission.outcome) {
     case Outcome::kRejected: {
@@ -581,6 +708,10 @@ void World::OnAdmitted(apf::Nanos now, int ai, const apf::Admission& admission) 
         }
       }
       a.handle.level = -1;  // nothing held
+      a.outcome = "rejected";
+      a.reason = admission.reason == apf::RejectReason::kQueueFull ? "queue-full"
+                 : admission.reason == apf::RejectReason::kTimeOut ? "time-out"
+                                                                   : "concurrency-limit";
       HttpResponse response;
       response.status_code = 429;
       response.has_retry_after = true;
@@ -591,6 +722,7 @@ void World::OnAdmitted(apf::Nanos now, int ai, const apf::Admission& admission) 
       return;
     }
     case Outcome::kBypass:
+      a.dispatched = now;
       StartExecution(now, ai);
       return;
     case Outcome::kExecuting:
@@ -603,6 +735,7 @@ void World::OnAdmitted(apf::Nanos now, int ai, const apf::Admission& admission) 
         }
         NoteLevel(now, a.replica, level);
       }
+      a.dispatched = now;
       StartExecution(now, ai);
       return;
     case Outcome::kWaiting:
@@ -690,6 +823,11 @@ void World::OnExecDone(apf::Nanos now, int ai) {
   Attempt& a = attempts_[ai];
   Replica& rep = *replicas_[a.replica];
   a.executing = false;
+  a.finished = now;
+  if (a.outcome[0] == '\0') {
+    a.outcome = a.event_rejected ? "rejected" : "completed";
+    if (a.event_rejected) a.reason = "EventRateLimit";
+  }
   const apf::Nanos release_at = rep.flow_control->Finish(now, a.handle);
   if (a.handle.valid()) NoteLevel(now, a.replica, a.handle.level);
   if (release_at > now) {
@@ -733,6 +871,8 @@ void World::OnWaitTimeout(apf::Nanos now, int ai) {
     m.wait_executed.Observe(now - a.arrived);  // labelled execute="true": a quirk (APF-SPEC 1.4)
   }
   a.handle.level = -1;
+  a.outcome = "rejected";
+  a.reason = "time-out";
   HttpResponse response;
   response.status_code = 429;
   response.has_retry_after = true;
@@ -746,6 +886,11 @@ void World::DeliverResponse(apf::Nanos now, int ai, const HttpResponse& response
   Attempt& a = attempts_[ai];
   if (a.answered) return;
   a.answered = true;
+  if (a.traced) {
+    a.answered_at = now;
+    a.status = response.status_code;
+    a.retry_after = response.has_retry_after ? response.retry_after_seconds : 0;
+  }
   LeaveGateway(a);
   Call& call = calls_[a.call];
   if (!call.live || call.generation != a.call_generation || call.attempt != ai) return;
@@ -764,6 +909,7 @@ void World::LeaveGateway(Attempt& a) {
 
 void World::ReleaseAttemptUncounted(int ai) {
   Attempt& a = attempts_[ai];
+  if (a.traced) EmitTrace(ai);
   a.live = false;
   ++a.generation;
   free_attempts_.push_back(static_cast<std::uint32_t>(ai));
@@ -773,6 +919,7 @@ void World::ReleaseAttempt(int ai) {
   Attempt& a = attempts_[ai];
   if (a.executing || a.pending_release || a.watch_open) return;
   if (!a.live) return;
+  if (a.traced) EmitTrace(ai);
   --replicas_[a.replica]->in_flight;
   a.live = false;
   ++a.generation;
@@ -794,6 +941,11 @@ void World::OnCallAbort(apf::Nanos now, int c) {
       m.rejected[static_cast<int>(Rejection::kTimeOut)]++;
       m.wait_executed.Observe(now - a.arrived);
       a.handle.level = -1;
+      a.reason = "time-out";
+    }
+    if (a.traced && !a.answered) {
+      a.outcome = "canceled";  // the client gave up (its timeout or context)
+      a.answered_at = now;
     }
     a.answered = true;
     LeaveGateway(a);
@@ -826,6 +978,10 @@ void World::FinishCall(apf::Nanos now, int c) {
   }
   const int g = call.generator;
   const bool was_watch = call.request->is_watch;
+  if (call.replay_request >= 0) {
+    free_replay_requests_.push_back(static_cast<std::uint32_t>(call.replay_request));
+    call.replay_request = -1;
+  }
   call.live = false;
   ++call.generation;
   call.client.reset();
@@ -958,6 +1114,8 @@ void World::HandleEvent(apf::Nanos now, const Event& event) {
       if (int ai = attempt_of(event.arg64); ai >= 0 && attempts_[ai].executing) {
         HttpResponse response;
         response.status_code = 504;
+        attempts_[ai].outcome = "timeout";
+        attempts_[ai].reason = "request timeout: 504 while the handler runs on";
         response.body_is_status = true;
         response.body_message = kGatewayTimeoutBody;
         DeliverResponse(now, ai, response);
@@ -997,6 +1155,74 @@ void World::HandleEvent(apf::Nanos now, const Event& event) {
       engine_.After(apf::ObjectCountTracker::kDefaultCountPollPeriod, event);
       break;
   }
+}
+
+namespace {
+double Seconds(apf::Nanos ns) { return static_cast<double>(ns) / 1e9; }
+}  // namespace
+
+// One line of trace.jsonl: the attempt's story (scenarios/README.md, "--trace").
+void World::EmitTrace(int ai) {
+  if (!observer_) return;
+  const Attempt& a = attempts_[ai];
+  const Process& proc = processes_[a.process];
+  const apf::RequestInfo& info = *a.trace_info;
+  nlohmann::ordered_json line;
+  line["call"] = a.call_serial;
+  line["try"] = a.try_number;  // 1: the call's first attempt; n: its (n-1)th retry
+  line["client"] = clients_[proc.client].spec->name;
+  line["process"] = proc.index;
+  line["user"] = proc.user.name;
+  line["verb"] = info.verb;
+  if (info.is_resource_request) {
+    line["resource"] = info.api_group.empty() ? info.resource : info.resource + "." + info.api_group;
+    if (!info.subresource.empty()) line["subresource"] = info.subresource;
+    line["namespace"] = info.namespace_name;
+    line["name"] = info.name;
+  } else {
+    line["path"] = info.path;
+  }
+  line["replica"] = a.replica;
+  const apf::FlowControl& fc = *replicas_[a.replica]->flow_control;
+  if (a.flow_schema >= 0 && config_ && a.flow_schema < static_cast<int>(config_->flow_schemas.size())) {
+    const apf::FlowSchema& schema = config_->flow_schemas[a.flow_schema];
+    line["flowSchema"] = schema.metadata.name;
+    const int level_index = config_->flow_schema_level[a.flow_schema];
+    const apf::PriorityLevel& level = config_->priority_levels[level_index];
+    line["priorityLevel"] = level.name;
+    std::string distinguisher;
+    if (schema.spec.distinguisher_method && level.uses_flow_hash()) {
+      distinguisher = schema.spec.distinguisher_method->type == apf::kDistinguisherByUser
+                          ? proc.user.name
+                          : info.namespace_name;
+    }
+    line["distinguisher"] = distinguisher;
+    line["flowHash"] = a.flow_hash;
+    if (level.uses_flow_hash() &&
+        apf::Dealer::Check(level.queuing.queues, level.queuing.hand_size).ok()) {
+      const apf::Hand hand =
+          apf::Dealer(level.queuing.queues, level.queuing.hand_size).Deal(a.flow_hash);
+      line["hand"] = std::vector<int>(hand.begin(), hand.end());
+    }
+  } else if (a.handle.level >= 0 || a.dispatched >= 0) {
+    line["priorityLevel"] = a.handle.level >= 0 ? *fc.level(a.handle.level).name : "";
+  }
+  line["queue"] = a.queue;
+  line["seats"] = {{"initial", a.estimate.initial_seats},
+                   {"final", a.estimate.final_seats},
+                   {"additionalLatency", Seconds(a.estimate.additional_latency)}};
+  line["arrival"] = Seconds(a.arrived);
+  const apf::Nanos left_queue = a.dispatched >= 0 ? a.dispatched : a.answered_at;
+  line["wait"] = left_queue >= 0 ? Seconds(left_queue - a.arrived) : 0.0;
+  line["dispatch"] = a.dispatched >= 0 ? nlohmann::ordered_json(Seconds(a.dispatched)) : nullptr;
+  line["finish"] = a.finished >= 0 ? nlohmann::ordered_json(Seconds(a.finished)) : nullptr;
+  line["answered"] = a.answered_at >= 0 ? nlohmann::ordered_json(Seconds(a.answered_at)) : nullptr;
+  line["released"] = Seconds(engine_.now());
+  line["outcome"] = a.outcome[0] ? a.outcome : "completed";
+  line["reason"] = a.reason;
+  line["status"] = a.status;
+  line["retryAfter"] = a.retry_after;
+  observer_->OnTrace(line.dump());
 }
 
 StopReason World::Run() {

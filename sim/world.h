@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -26,6 +27,7 @@
 #include "sim/level_timeline.h"
 #include "sim/metrics_text.h"
 #include "sim/random.h"
+#include "sim/replay_source.h"
 #include "sim/scenario.h"
 #include "sim/service_time.h"
 #include "sim/token_bucket.h"
@@ -70,6 +72,8 @@ class World : public EventHandler {
   apf::Nanos now() const { return engine_.now(); }
   std::uint64_t events_handled() const { return engine_.events_handled(); }
   std::uint64_t attempts_total() const { return attempts_total_; }
+  // Calls issued from replayed rows (trace traffic and spec.auditLog).
+  std::int64_t replayed_calls() const { return replayed_calls_; }
 
   int replica_count() const { return static_cast<int>(replicas_.size()); }
   apf::FlowControl& flow_control(int replica);
@@ -98,6 +102,7 @@ class World : public EventHandler {
   struct Call;
   struct Attempt;
   struct CompiledRequest;
+  struct ReplayRequest;
   class DispatchListener;
 
   // Event kinds; arg32 and arg64 are documented per kind in world.cc.
@@ -126,7 +131,13 @@ class World : public EventHandler {
 
   // Calls.
   int IssueCall(apf::Nanos now, int process, const CompiledRequest& request, int generator,
-                int worker, std::uint64_t namespace_draw);
+                int worker, std::uint64_t namespace_draw, int replay_request = -1);
+  void CompileRequest(const RequestTemplate& t, CompiledRequest* c) const;
+  // Replay (trace traffic, spec.auditLog): a generator that issues a source's rows.
+  void AddReplay(std::unique_ptr<ReplaySource> source, const TrafficSpec* traffic, int client);
+  void IssueReplayed(apf::Nanos now, int g);
+  // --trace: whether an attempt is traced, and its line when it ends.
+  void EmitTrace(int attempt);
   void ApplyStep(apf::Nanos now, int call, const CallStep& step);
   void SendAttempt(apf::Nanos now, int call, const CallStep& step);
   void DeliverResponse(apf::Nanos now, int attempt, const HttpResponse& response);
@@ -171,6 +182,14 @@ class World : public EventHandler {
   std::deque<Attempt> attempts_;
   std::vector<std::uint32_t> free_attempts_;
   std::uint64_t attempts_total_ = 0;
+  std::uint64_t calls_total_ = 0;
+  std::deque<ReplayRequest> replay_requests_;  // a deque: slots do not move when it grows
+  std::vector<std::uint32_t> free_replay_requests_;
+  std::int64_t replayed_calls_ = 0;
+  std::map<std::string, int> audit_clients_;  // identity key -> client (spec.auditLog)
+  TrafficSpec audit_traffic_;
+  int trace_client_ = -1;  // --trace names this client, or
+  int trace_level_ = -2;   // this priority level (index in the configuration); -2: none
   std::uint64_t round_robin_ = 0;
   Random lb_random_;
   apf::Nanos interval_start_ = 0;
