@@ -487,7 +487,6 @@ Expectation ReadExpectation(const YamlValue& v, const Scenario& s) {
       if (!std::isfinite(e.value)) value->Fail("must be a finite number");
     }
   }
-  if (ops == 0) v.Fail("needs one comparison: ==, !=, <, <=, > or >= with a number");
   e.description = m.StringOr("description", "");
   if (window) {
     YamlMap w = window->Map();
@@ -504,7 +503,8 @@ Expectation ReadExpectation(const YamlValue& v, const Scenario& s) {
     }
     w.Finish();
   }
-  m.Finish();
+  m.Finish();  // first, so that a misspelt comparison ("=<") is named as unknown
+  if (ops == 0) v.Fail("needs one comparison: ==, !=, <, <=, > or >= with a number");
   return e;
 }
 

@@ -11,11 +11,28 @@
 #include "sim/cli/command.h"
 #include "sim/output_file.h"
 #include "sim/run_scenario.h"
+#include "sim/yaml_input.h"
 
 namespace po = boost::program_options;
 
 namespace sim::cli {
 namespace {
+
+// Flow-control manifests (FlowSchemas, PriorityLevelConfigurations, a kubectl List of
+// them) that scenarios reference by file often sit next to them, so `apfsim check
+// scenarios/*.yaml` passes them over, saying so; anything else must be a Scenario.
+bool IsFlowControlManifest(const std::string& file) {
+  const std::vector<YAML::Node> docs = LoadYamlFile(file);
+  if (docs.empty()) return false;
+  for (const YAML::Node& doc : docs) {
+    if (!doc.IsMap() || !doc["apiVersion"] || !doc["apiVersion"].IsScalar()) return false;
+    const std::string api_version = doc["apiVersion"].Scalar();
+    const bool list = api_version == "v1" && doc["kind"] && doc["kind"].IsScalar() &&
+                      doc["kind"].Scalar() == "List";
+    if (!list && api_version.rfind("flowcontrol.apiserver.k8s.io/", 0) != 0) return false;
+  }
+  return true;
+}
 
 int RunCheck(const Args& args) {
   po::options_description options("apfsim check options");
@@ -44,7 +61,13 @@ int RunCheck(const Args& args) {
 
   std::vector<ScenarioCheck> checks;
   int passed_total = 0, failed_total = 0;
+  int checked = 0;
   for (const std::string& file : scenarios) {
+    if (IsFlowControlManifest(file)) {
+      if (!quiet) std::cout << file << ": skipped, a flow-control manifest and not a Scenario\n\n";
+      continue;
+    }
+    ++checked;
     RunRequest request;
     request.scenario_file = file;
     request.overrides = sets;
@@ -84,9 +107,9 @@ int RunCheck(const Args& args) {
     failed_total += failed;
     checks.push_back(std::move(check));
   }
-  if (scenarios.size() > 1) {
+  if (checked > 1) {
     std::cout << "total: " << passed_total << " passed, " << failed_total << " failed in "
-              << scenarios.size() << " scenarios\n";
+              << checked << " scenarios\n";
   }
   if (!junit.empty()) WriteOutputFile(junit, JunitXml(checks));
   return failed_total > 0 ? kExitExpectationFailed : kExitOk;
