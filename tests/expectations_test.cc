@@ -230,8 +230,8 @@ TEST_CASE("apfsim check exits 2 on a bad path, naming its location, and writes n
   const fs::path dir = TempDir("bad");
   const fs::path junit = dir / "junit.xml";
   CHECK(RunApfsim("check " + Fixture("bad-path.yaml") + " --junit " + junit.string(), dir) == 2);
-  // The item is on line 13 of the fixture; the path's value starts at column 12.
-  CHECK(Slurp(dir / "stderr").find("bad-path.yaml:13:12") != std::string::npos);
+  // The item is on line 14 of the fixture; the path's value starts at column 12.
+  CHECK(Slurp(dir / "stderr").find("bad-path.yaml:14:12") != std::string::npos);
   CHECK(!fs::exists(junit));
 }
 
