@@ -42,6 +42,7 @@ RunReport::RunReport(const Scenario& scenario, std::string out_dir)
 
 void RunReport::OnLevelRow(apf::Nanos start, int replica, const std::string& level,
                            const LevelRow& row) {
+  if (forward_) forward_->OnLevelRow(start, replica, level, row);
   std::string wait_p50, wait_p99;
   if (row.waits_dispatched > 0) {
     wait_p50 = Seconds(row.wait_p50);
@@ -56,6 +57,7 @@ void RunReport::OnLevelRow(apf::Nanos start, int replica, const std::string& lev
 }
 
 void RunReport::OnClientRow(apf::Nanos start, const std::string& client, const ClientRow& row) {
+  if (forward_) forward_->OnClientRow(start, client, row);
   std::string p50, p99;
   if (row.succeeded + row.failed > 0) {
     p50 = Seconds(row.latency_p50);

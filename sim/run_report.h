@@ -22,6 +22,9 @@ class RunReport : public WorldObserver {
   // `out_dir` is created if needed; nothing in it is replaced until Commit().
   RunReport(const Scenario& scenario, std::string out_dir);
   void set_world(World* world) { world_ = world; }
+  // Also hands every level and client row to `forward` (the windows of `apfsim check`'s
+  // expectations, sim/expectations.h); null for none.
+  void set_forward(WorldObserver* forward) { forward_ = forward; }
 
   void OnLevelRow(apf::Nanos start, int replica, const std::string& level,
                   const LevelRow& row) override;
@@ -43,6 +46,7 @@ class RunReport : public WorldObserver {
   std::string out_dir_;
   World* world_ = nullptr;
   std::unique_ptr<OutputFile> timeline_, clients_, trace_;
+  WorldObserver* forward_ = nullptr;
   std::vector<std::pair<std::string, std::string>> dumps_;  // file name, text
 };
 

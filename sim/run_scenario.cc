@@ -29,6 +29,8 @@ RunOutcome RunScenario(const RunRequest& request) {
   RunOutcome outcome;
   outcome.out_dir = request.out_dir.empty() ? "out/" + scenario.name : request.out_dir;
   RunReport report(scenario, outcome.out_dir);
+  ExpectationWindows windows(scenario.expectations);
+  report.set_forward(&windows);
   WorldOptions options;
   options.trace = request.trace;
   if (!request.trace.empty()) report.EnableTrace();
@@ -53,6 +55,8 @@ RunOutcome RunScenario(const RunRequest& request) {
   if (showed_progress) std::fprintf(stderr, "\r\033[K");
   report.Commit();
   outcome.summary = report.Summary();
+  outcome.scenario_name = scenario.name;
+  outcome.expectations = EvaluateExpectations(scenario.expectations, outcome.summary, &windows);
   outcome.table = RunReport::SummaryTable(outcome.summary, !request.quiet && ::isatty(1));
   return outcome;
 }

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/expectations.h"
+
 namespace sim {
 
 struct RunRequest {
@@ -27,6 +29,9 @@ struct RunOutcome {
   std::string out_dir;
   nlohmann::json summary;
   std::string table;  // the summary as a terminal table
+  std::string scenario_name;
+  // The verdicts of the scenario's spec.expect, in order (empty when it has none).
+  std::vector<ExpectationResult> expectations;
 };
 
 RunOutcome RunScenario(const RunRequest& request);

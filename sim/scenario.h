@@ -166,6 +166,24 @@ struct Mark {
   std::string label;
 };
 
+// One assertion of `spec.expect` (checked by `apfsim check`, sim/expectations.h): the
+// summary.json field at `path` compared with `value`, over the whole run or, with a
+// window, over the report intervals that start within [window_from, window_to).
+struct Expectation {
+  std::string path;  // "priorityLevels.workload-low.rejected.queue-full"
+  // Where `path` splits (see ParseExpectationPath in sim/expectations.h): "priorityLevels",
+  // "clients" or "gateway"; the level or client name; the field below it.
+  std::string section, subject, field;
+  enum class Op { kEq, kNe, kLt, kLe, kGt, kGe };
+  Op op = Op::kEq;
+  double value = 0;
+  std::string description;
+  bool windowed = false;
+  apf::Nanos window_from = 0;
+  apf::Nanos window_to = apf::kNever;  // the end of the run
+  SourceLocation where;                // the list item, for messages and JUnit
+};
+
 struct Scenario {
   std::string name;
   std::string description;
@@ -200,6 +218,7 @@ struct Scenario {
   std::string resources_from_metrics;  // the /metrics scrape the counts came from, if any
   std::vector<ClientSpec> clients;
   AuditLogSpec audit_log;
+  std::vector<Expectation> expectations;  // spec.expect
 };
 
 }  // namespace sim

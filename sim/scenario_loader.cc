@@ -1,5 +1,6 @@
 #include "sim/scenario_loader.h"
 
+#include <cmath>
 #include <filesystem>
 #include <set>
 
@@ -7,6 +8,7 @@
 #include "sim/audit_log.h"
 #include "sim/metrics_import.h"
 #include "sim/trace_replay.h"
+#include "sim/expectations.h"
 #include "sim/yaml_input.h"
 
 namespace sim {
@@ -533,6 +535,56 @@ void ReadAuditLog(const YamlValue& v, Scenario* s, std::set<std::string>* names)
   }
 }
 
+// ---- spec.expect: the assertions `apfsim check` verifies (sim/expectations.h).
+
+// One item: {path: P, OP: NUMBER, window: {from, to}, description: TEXT}, with exactly one
+// of the comparison keys ==, !=, <, <=, >, >=.
+Expectation ReadExpectation(const YamlValue& v, const Scenario& s) {
+  YamlMap m = v.Map();
+  YamlValue path = m.Required("path");
+  const std::string path_text = path.String();
+  std::optional<YamlValue> window = m.Optional("window");
+  Expectation e;
+  const std::string error = ParseExpectationPath(path_text, window.has_value(), &e);
+  if (!error.empty()) path.Fail(error);
+  e.path = path_text;
+  e.where = v.where();
+  if (e.section == "clients") {
+    bool known = false;
+    for (const ClientSpec& c : s.clients) known = known || c.name == e.subject;
+    if (!known) path.Fail("no client \"" + e.subject + "\" in spec.clients");
+  }
+  if (e.section == "gateway" && !s.gateway.enabled) path.Fail("this scenario has no spec.gateway");
+  int ops = 0;
+  for (const char* op : {"==", "!=", "<", "<=", ">", ">="}) {
+    if (auto value = m.Optional(op)) {
+      if (++ops > 1) value->Fail("an assertion has exactly one comparison");
+      e.op = *ParseExpectationOp(op);
+      e.value = value->Number();
+      if (!std::isfinite(e.value)) value->Fail("must be a finite number");
+    }
+  }
+  e.description = m.StringOr("description", "");
+  if (window) {
+    YamlMap w = window->Map();
+    e.windowed = true;
+    e.window_from = w.DurationOr("from", 0);
+    if (e.window_from < 0 || e.window_from >= s.duration) {
+      w.Required("from").Fail("must be within the run's duration");
+    }
+    if (auto to = w.Optional("to")) {
+      e.window_to = to->Duration();
+      if (e.window_to <= e.window_from || e.window_to > s.duration) {
+        to->Fail("must be after `from` and not after the run's duration");
+      }
+    }
+    w.Finish();
+  }
+  m.Finish();  // first, so that a misspelt comparison ("=<") is named as unknown
+  if (ops == 0) v.Fail("needs one comparison: ==, !=, <, <=, > or >= with a number");
+  return e;
+}
+
 }  // namespace
 
 Scenario LoadScenario(const std::string& path, const std::vector<std::string>& overrides) {
@@ -654,6 +706,9 @@ Scenario LoadScenario(const std::string& path, const std::vector<std::string>& o
   if (auto audit = spec.Optional("auditLog")) ReadAuditLog(*audit, &s, &names);
   if (s.clients.empty()) {
     spec.value().Fail("needs at least one client (spec.clients, or identities from spec.auditLog)");
+  }
+  if (auto expect = spec.Optional("expect")) {
+    for (const YamlValue& ev : expect->Items()) s.expectations.push_back(ReadExpectation(ev, s));
   }
   spec.Finish();
 
