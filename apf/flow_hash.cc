@@ -29,9 +29,12 @@ std::uint64_t HashFlowID(std::string_view flow_schema_name, std::string_view dis
     heap_buffer.resize(n);
     buffer = reinterpret_cast<unsigned char*>(heap_buffer.data());
   }
-  std::memcpy(buffer, flow_schema_name.data(), flow_schema_name.size());
+  // memcpy from an empty view's null data pointer is undefined, even for 0 bytes.
+  if (!flow_schema_name.empty()) std::memcpy(buffer, flow_schema_name.data(), flow_schema_name.size());
   buffer[flow_schema_name.size()] = 0;
-  std::memcpy(buffer + flow_schema_name.size() + 1, distinguisher.data(), distinguisher.size());
+  if (!distinguisher.empty()) {
+    std::memcpy(buffer + flow_schema_name.size() + 1, distinguisher.data(), distinguisher.size());
+  }
   SHA256(buffer, n, digest);
   return FirstEightBytesLittleEndian(digest);
 }
