@@ -27,9 +27,10 @@ nlohmann::json Percentiles(const LatencyHistogram& h) {
 
 }  // namespace
 
-RunReport::RunReport(const Scenario& scenario, std::string out_dir)
+RunReport::RunReport(const Scenario& scenario, std::string out_dir, bool timelines)
     : scenario_(scenario), out_dir_(std::move(out_dir)) {
   MakeOutputDirectory(out_dir_);
+  if (!timelines) return;
   timeline_ = std::make_unique<OutputFile>(out_dir_ + "/timeline.csv");
   timeline_->Write(
       "time_s,replica,priority_level,executing_requests,executing_seats,peak_executing_seats,"
@@ -42,6 +43,7 @@ RunReport::RunReport(const Scenario& scenario, std::string out_dir)
 
 void RunReport::OnLevelRow(apf::Nanos start, int replica, const std::string& level,
                            const LevelRow& row) {
+  if (!timeline_) return;
   std::string wait_p50, wait_p99;
   if (row.waits_dispatched > 0) {
     wait_p50 = Seconds(row.wait_p50);
@@ -56,6 +58,7 @@ void RunReport::OnLevelRow(apf::Nanos start, int replica, const std::string& lev
 }
 
 void RunReport::OnClientRow(apf::Nanos start, const std::string& client, const ClientRow& row) {
+  if (!clients_) return;
   std::string p50, p99;
   if (row.succeeded + row.failed > 0) {
     p50 = Seconds(row.latency_p50);
@@ -183,8 +186,8 @@ void RunReport::Commit() {
     dump_files.back()->Write(text);
   }
   // Everything is written; only renames remain.
-  timeline_->Commit();
-  clients_->Commit();
+  if (timeline_) timeline_->Commit();
+  if (clients_) clients_->Commit();
   summary_file.Commit();
   metrics_file.Commit();
   for (auto& f : dump_files) f->Commit();

@@ -18,8 +18,9 @@ namespace sim {
 
 class RunReport : public WorldObserver {
  public:
-  // `out_dir` is created if needed; nothing in it is replaced until Commit().
-  RunReport(const Scenario& scenario, std::string out_dir);
+  // `out_dir` is created if needed; nothing in it is replaced until Commit(). Without
+  // `timelines`, timeline.csv and clients.csv are not written.
+  RunReport(const Scenario& scenario, std::string out_dir, bool timelines = true);
   void set_world(World* world) { world_ = world; }
 
   void OnLevelRow(apf::Nanos start, int replica, const std::string& level,
