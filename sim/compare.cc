@@ -122,7 +122,7 @@ Cell FigureCell(const nlohmann::json& fig, const Figure& f, bool seconds) {
   const nlohmann::json& a = fig["after"];
   const nlohmann::json& d = fig["change"];
   Cell cell;
-  if (b == a) {
+  if (Number(b, seconds) == Number(a, seconds)) {  // equal as shown: one figure
     cell.text = Number(b, seconds);
     return cell;
   }
@@ -166,6 +166,7 @@ std::string Section(const std::string& title, const nlohmann::json& group,
   for (std::size_t c = 0; c < headers.size(); ++c) {
     header_line += PadRight(headers[c], widths[c] + (c + 1 < headers.size() ? 2 : 0));
   }
+  while (!header_line.empty() && header_line.back() == ' ') header_line.pop_back();
   out += paint(header_line, "\033[1m") + "\n";
   for (const auto& row : rows) {
     std::string line;
@@ -238,14 +239,18 @@ CompareOutcome RunCompare(const CompareRequest& request) {
   if (!request.with_file.empty() && !request.overlay_files.empty()) {
     throw InputError({"--with", 0, 0}, "", "give --with or --overlay, not both");
   }
-  if (request.with_file.empty() && request.overlay_files.empty() && request.after_overrides.empty()) {
+  if (request.with_file.empty() && request.overlay_files.empty() && request.after_overrides.empty() &&
+      request.before_overrides.empty()) {
     throw InputError({"--with", 0, 0}, "",
                      "nothing to compare: give --with OTHER.yaml, --overlay FIX.yaml or "
-                     "--after-set PATH=VALUE");
+                     "--after-set / --before-set PATH=VALUE");
   }
   // The after run takes the before run's seed so that both see the same traffic.
+  std::vector<std::string> before_overrides = request.overrides;
+  before_overrides.insert(before_overrides.end(), request.before_overrides.begin(),
+                          request.before_overrides.end());
   const std::uint64_t seed =
-      request.seed ? *request.seed : LoadScenario(request.scenario_file, request.overrides).seed;
+      request.seed ? *request.seed : LoadScenario(request.scenario_file, before_overrides).seed;
 
   CompareOutcome outcome;
   std::string dir = request.out_dir;
@@ -275,6 +280,7 @@ CompareOutcome RunCompare(const CompareRequest& request) {
   before.out_dir = dir + "/before";
   before.quiet = true;
   RunRequest after = before;
+  before.overrides = before_overrides;
   after.out_dir = dir + "/after";
   if (!request.with_file.empty()) after.scenario_file = request.with_file;
   after.overlay_files = request.overlay_files;

@@ -20,7 +20,8 @@ struct CompareRequest {
   std::string with_file;                     // --with: the after scenario ("" = the same)
   std::vector<std::string> overlay_files;    // --overlay: applied to the after run
   std::vector<std::string> overrides;        // --set: both runs
-  std::vector<std::string> after_overrides;  // --after-set: the after run only
+  std::vector<std::string> before_overrides;  // --before-set: the before run only
+  std::vector<std::string> after_overrides;   // --after-set: the after run only
   std::optional<std::uint64_t> seed;         // default: the before scenario's
   std::string out_dir;  // "": the runs go to a temporary folder, removed at the end
 };

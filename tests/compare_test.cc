@@ -52,7 +52,7 @@ sim::CompareRequest MiniDrift() {
   return request;
 }
 
-// The traffic generators are open loop for the tenant-operator (one sweep of 300
+// The traffic generators are open loop for the tenant-operator (one sweep of 600
 // namespaces) and the kubectl user (a constant rate): their calls must not change.
 void CheckSameTraffic(const nlohmann::json& c) {
   for (const char* client : {"tenant-operator", "kubectl-user"}) {
@@ -60,7 +60,7 @@ void CheckSameTraffic(const nlohmann::json& c) {
     CHECK(c["clients"][client]["calls"]["before"] == c["clients"][client]["calls"]["after"]);
     CHECK(c["clients"][client]["calls"]["change"] == 0);
   }
-  CHECK(c["clients"]["tenant-operator"]["calls"]["before"] == 300);
+  CHECK(c["clients"]["tenant-operator"]["calls"]["before"] == 600);
 }
 
 }  // namespace
@@ -129,6 +129,21 @@ TEST_CASE("compare --with runs the other scenario with the first one's seed", "[
   CHECK(fence["nominalCL"]["after"] == 12);
   CHECK(fence["nominalCL"]["change"].is_null());
   CHECK(c["priorityLevels"]["workload-low"]["nominalCL"]["after"] == 57);
+  CheckSameTraffic(c);
+}
+
+TEST_CASE("compare --before-set weighs a flag change against a fix given with --with",
+          "[compare]") {
+  // Seed 000's question in small: more seats for everyone (before) against the fence (after).
+  sim::CompareRequest request = MiniDrift();
+  request.before_overrides = {"apiservers.maxRequestsInflight=200"};
+  request.with_file = (kFixtures / "mini-drift-fenced.yaml").string();
+  const nlohmann::json c = sim::RunCompare(request).comparison;
+  // Before: ceil(250*100/245) = 103; after: 100+50 seats and shareSum 265, ceil(15000/265) = 57.
+  CHECK(c["priorityLevels"]["workload-low"]["nominalCL"]["before"] == 103);
+  CHECK(c["priorityLevels"]["workload-low"]["nominalCL"]["after"] == 57);
+  CHECK(c["before"]["set"] == nlohmann::json{"apiservers.maxRequestsInflight=200"});
+  CHECK(c["after"]["set"] == nlohmann::json::array());
   CheckSameTraffic(c);
 }
 

@@ -26,6 +26,9 @@ int RunCompareCommand(const Args& args) {
        "override a value in both runs: PATH=VALUE (repeatable)")
       ("after-set", po::value(&request.after_overrides)->composing(),
        "override a value in the after run only: PATH=VALUE (repeatable)")
+      ("before-set", po::value(&request.before_overrides)->composing(),
+       "override a value in the before run only: PATH=VALUE (repeatable), e.g. to weigh "
+       "a flag change (before) against a fix (--with)")
       ("seed", po::value<std::uint64_t>(), "the seed of both runs (default: the scenario's)")
       ("out", po::value(&request.out_dir),
        "also write DIR/before, DIR/after, DIR/compare.json and DIR/compare.png")
@@ -35,7 +38,7 @@ int RunCompareCommand(const Args& args) {
   po::variables_map values;
   if (!ParseCommandLine(args,
                         "apfsim compare SCENARIO (--with OTHER.yaml | --overlay FIX.yaml | "
-                        "--after-set PATH=VALUE) [options]",
+                        "--after-set PATH=VALUE | --before-set PATH=VALUE) [options]",
                         options, &positional, values)) {
     return kExitOk;
   }

@@ -2,6 +2,8 @@
 // `apfsim sweep merge PART...`: a sharded sweep's parts joined (sim/sweep.h).
 #include <unistd.h>
 
+#include <fmt/format.h>
+
 #include <chrono>
 #include <cstdio>
 #include <fstream>
