@@ -148,12 +148,15 @@ def draw_two(plt, path, header, body, varied):
         ax.set_xlabel(varied[0])
         ax.set_ylabel(varied[1])
         ax.set_title(title)
+        finite = [v for r in grid for v in r if not math.isnan(v)]
+        light = min(finite) + 0.6 * (max(finite) - min(finite)) if finite else 0
         if len(a_labels) * len(b_labels) <= 100:
             for i in range(len(b_labels)):
                 for j in range(len(a_labels)):
                     if not math.isnan(grid[i][j]):
                         ax.text(j, i, "%g" % round(grid[i][j], 3), ha="center", va="center",
-                                color="white", fontsize="small")
+                                color="black" if finite and grid[i][j] > light else "white",
+                                fontsize="small")
     fig.suptitle("apfsim sweep: %s" % os.path.basename(path))
     return fig
 
@@ -164,6 +167,7 @@ def save(fig, out):
     os.close(fd)
     try:
         fig.savefig(tmp, dpi=100)
+        os.chmod(tmp, 0o644)
         os.replace(tmp, out)
     except BaseException:
         os.unlink(tmp)
