@@ -126,12 +126,11 @@ Cell FigureCell(const nlohmann::json& fig, const Figure& f, bool seconds) {
     cell.text = Number(b, seconds);
     return cell;
   }
-  cell.text = Number(b, seconds) + " → " + Number(a, seconds);
+  cell.text = fmt::format("{} → {}", Number(b, seconds), Number(a, seconds));
   if (!d.is_null()) {
     const double change = d.get<double>();
     std::string delta = Number(d, seconds);
-    if (change > 0) delta = "+" + delta;
-    cell.text += " (" + delta + ")";
+    cell.text += fmt::format(" ({}{})", change > 0 ? "+" : "", delta);
     if (f.lower_is_better && change != 0) cell.tone = (change < 0) == *f.lower_is_better ? 1 : -1;
   }
   return cell;
@@ -159,7 +158,7 @@ std::string Section(const std::string& title, const nlohmann::json& group,
     for (const auto& row : rows) widths[c] = std::max(widths[c], DisplayWidth(row[c].text));
   }
   auto paint = [&](const std::string& text, const char* code) {
-    return colour ? std::string(code) + text + "\033[0m" : text;
+    return colour ? fmt::format("{}{}\033[0m", code, text) : text;
   };
   std::string out;
   std::string header_line;
@@ -201,7 +200,7 @@ std::string CompareTable(const nlohmann::json& c, bool colour) {
       "before: {}   after: {}   (seed {}, the same traffic in both)",
       c["before"]["scenario"].get<std::string>(), c["after"]["scenario"].get<std::string>(),
       c["seed"].dump());
-  out += (colour ? "\033[1m" + title + "\033[0m" : title) + "\n\n";
+  out += colour ? fmt::format("\033[1m{}\033[0m\n\n", title) : fmt::format("{}\n\n", title);
   // Levels by their larger nominal limit, largest first, as `apfsim run` orders them.
   std::vector<std::pair<std::int64_t, std::string>> levels;
   for (auto& [name, l] : c["priorityLevels"].items()) {
@@ -225,7 +224,8 @@ std::string CompareTable(const nlohmann::json& c, bool colour) {
                  colour);
   std::vector<std::string> client_order;
   for (auto& [name, unused] : c["clients"].items()) client_order.push_back(name);
-  out += "\n" + Section("client", c["clients"], client_order, ClientFigures(),
+  out += '\n';
+  out += Section("client", c["clients"], client_order, ClientFigures(),
                         {{"calls", "calls"},
                          {"failed", "failed"},
                          {"http429", "429s"},

@@ -1,5 +1,6 @@
 #include "sim/plot_tool.h"
 
+#include <fmt/format.h>
 #include <sys/wait.h>
 
 #include <cstdio>
@@ -50,8 +51,8 @@ bool RunPlotTool(const std::string& script, const std::vector<std::string>& args
     *why = "no Python 3 with matplotlib (install python3-matplotlib or set APFSIM_PYTHON)";
     return false;
   }
-  std::string command = ShellQuote(python) + " " + ShellQuote(tools + "/" + script);
-  for (const std::string& a : args) command += " " + ShellQuote(a);
+  std::string command = fmt::format("{} {}", ShellQuote(python), ShellQuote(tools + "/" + script));
+  for (const std::string& a : args) command += fmt::format(" {}", ShellQuote(a));
   const int status = std::system(command.c_str());
   if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     *why = "tools/" + script + " failed";

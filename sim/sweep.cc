@@ -413,7 +413,7 @@ std::string MergeSweepParts(const std::vector<std::string>& texts,
     for (int i = 0; i < *count; ++i) {
       if (!parts_seen.count(i)) missing.push_back(fmt::format("{}/{}", i, *count));
     }
-    Fail("sweep merge", "", "missing parts: " + fmt::format("{}", fmt::join(missing, " ")));
+    Fail("sweep merge", "", fmt::format("missing parts: {}", fmt::join(missing, " ")));
   }
   if (rows.size() != *grid_size) {
     Fail("sweep merge", "",
