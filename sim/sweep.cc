@@ -79,13 +79,11 @@ std::int64_t Scaled(const Decimal& d, int decimals) {
 
 std::string FormatDecimal(std::int64_t units, int decimals) {
   if (decimals == 0) return std::to_string(units);
-  std::string sign = units < 0 ? "-" : "";
-  std::string digits = std::to_string(units < 0 ? -units : units);
-  if (static_cast<int>(digits.size()) <= decimals) {
-    digits.insert(0, static_cast<std::size_t>(decimals) + 1 - digits.size(), '0');
-  }
-  digits.insert(digits.size() - static_cast<std::size_t>(decimals), ".");
-  return sign + digits;
+  std::int64_t scale = 1;
+  for (int i = 0; i < decimals; ++i) scale *= 10;
+  const std::int64_t magnitude = units < 0 ? -units : units;
+  return fmt::format("{}{}.{:0{}}", units < 0 ? "-" : "", magnitude / scale, magnitude % scale,
+                     decimals);
 }
 
 constexpr std::size_t kMaxAxisValues = 100000;
