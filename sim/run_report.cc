@@ -27,9 +27,10 @@ nlohmann::json Percentiles(const LatencyHistogram& h) {
 
 }  // namespace
 
-RunReport::RunReport(const Scenario& scenario, std::string out_dir)
+RunReport::RunReport(const Scenario& scenario, std::string out_dir, bool timelines)
     : scenario_(scenario), out_dir_(std::move(out_dir)) {
   MakeOutputDirectory(out_dir_);
+  if (!timelines) return;
   timeline_ = std::make_unique<OutputFile>(out_dir_ + "/timeline.csv");
   timeline_->Write(
       "time_s,replica,priority_level,executing_requests,executing_seats,peak_executing_seats,"
@@ -43,6 +44,7 @@ RunReport::RunReport(const Scenario& scenario, std::string out_dir)
 void RunReport::OnLevelRow(apf::Nanos start, int replica, const std::string& level,
                            const LevelRow& row) {
   if (forward_) forward_->OnLevelRow(start, replica, level, row);
+  if (!timeline_) return;
   std::string wait_p50, wait_p99;
   if (row.waits_dispatched > 0) {
     wait_p50 = Seconds(row.wait_p50);
@@ -58,6 +60,7 @@ void RunReport::OnLevelRow(apf::Nanos start, int replica, const std::string& lev
 
 void RunReport::OnClientRow(apf::Nanos start, const std::string& client, const ClientRow& row) {
   if (forward_) forward_->OnClientRow(start, client, row);
+  if (!clients_) return;
   std::string p50, p99;
   if (row.succeeded + row.failed > 0) {
     p50 = Seconds(row.latency_p50);
@@ -216,8 +219,8 @@ void RunReport::Commit() {
   }
   // Everything is written; only renames remain.
   if (trace_) trace_->Commit();
-  timeline_->Commit();
-  clients_->Commit();
+  if (timeline_) timeline_->Commit();
+  if (clients_) clients_->Commit();
   summary_file.Commit();
   metrics_file.Commit();
   for (auto& f : dump_files) f->Commit();

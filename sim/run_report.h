@@ -19,8 +19,9 @@ namespace sim {
 
 class RunReport : public WorldObserver {
  public:
-  // `out_dir` is created if needed; nothing in it is replaced until Commit().
-  RunReport(const Scenario& scenario, std::string out_dir);
+  // `out_dir` is created if needed; nothing in it is replaced until Commit(). Without
+  // `timelines`, timeline.csv and clients.csv are not written.
+  RunReport(const Scenario& scenario, std::string out_dir, bool timelines = true);
   void set_world(World* world) { world_ = world; }
   // Also hands every level and client row to `forward` (the windows of `apfsim check`'s
   // expectations, sim/expectations.h); null for none.

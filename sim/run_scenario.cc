@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "sim/duration.h"
+#include "sim/overlay.h"
 #include "sim/run_report.h"
 #include "sim/scenario_flowcontrol.h"
 #include "sim/scenario_loader.h"
@@ -14,7 +15,14 @@
 namespace sim {
 
 RunOutcome RunScenario(const RunRequest& request) {
-  Scenario scenario = LoadScenario(request.scenario_file, request.overrides);
+  std::vector<std::string> overrides = request.overrides;
+  FlowControlManifests overlay_manifests;
+  for (const std::string& file : request.overlay_files) {
+    Overlay overlay = LoadOverlay(file);
+    overrides.insert(overrides.end(), overlay.sets.begin(), overlay.sets.end());
+    overlay_manifests.Append(std::move(overlay.manifests));
+  }
+  Scenario scenario = LoadScenario(request.scenario_file, overrides);
   if (request.seed) scenario.seed = *request.seed;
   if (request.interval) {
     std::string why;
@@ -24,11 +32,11 @@ RunOutcome RunScenario(const RunRequest& request) {
     }
     scenario.interval = *interval;
   }
-  const FlowControlSetup flow_control = BuildScenarioFlowControl(scenario);
+  const FlowControlSetup flow_control = BuildScenarioFlowControl(scenario, &overlay_manifests);
 
   RunOutcome outcome;
   outcome.out_dir = request.out_dir.empty() ? "out/" + scenario.name : request.out_dir;
-  RunReport report(scenario, outcome.out_dir);
+  RunReport report(scenario, outcome.out_dir, request.write_timelines);
   ExpectationWindows windows(scenario.expectations);
   report.set_forward(&windows);
   WorldOptions options;

@@ -23,6 +23,12 @@ struct RunRequest {
   std::string trace;
   bool quiet = false;
   bool progress = false;  // show progress on stderr
+  // Overlay files (sim/overlay.h) applied on top of the scenario, in order: their `set`
+  // values after `overrides`, their flow-control manifests after the scenario's own.
+  std::vector<std::string> overlay_files;
+  // False writes only summary.json and metrics.prom, not timeline.csv and clients.csv
+  // (a sweep's many runs need only their summaries).
+  bool write_timelines = true;
 };
 
 struct RunOutcome {

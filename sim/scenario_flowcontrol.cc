@@ -139,10 +139,12 @@ void ApplyObjectOverrides(const std::vector<Scenario::ObjectOverride>& overrides
   }
 }
 
-FlowControlSetup BuildScenarioFlowControl(const Scenario& scenario) {
+FlowControlSetup BuildScenarioFlowControl(const Scenario& scenario,
+                                          const FlowControlManifests* extra) {
   const apf::KubernetesVersion version = ParseKubernetesVersionOrThrow(
       scenario.apiservers.kubernetes_version, "spec.apiservers.kubernetesVersion");
   FlowControlManifests manifests = ScenarioManifests(scenario);
+  if (extra) manifests.Append(*extra);
   ApplyObjectOverrides(scenario.flow_control_overrides, version, &manifests);
   ThrowIfInvalid(manifests);
   return BuildFlowControl(version, manifests, scenario.flow_control_defaults);

@@ -21,8 +21,10 @@ FlowControlManifests ScenarioManifests(const Scenario& scenario);
 void ApplyObjectOverrides(const std::vector<Scenario::ObjectOverride>& overrides,
                           apf::KubernetesVersion version, FlowControlManifests* manifests);
 
-// Everything above, validated and digested.
-FlowControlSetup BuildScenarioFlowControl(const Scenario& scenario);
+// Everything above, validated and digested. `extra` (an overlay's manifests, may be null)
+// is applied after the scenario's own manifests and before the overrides.
+FlowControlSetup BuildScenarioFlowControl(const Scenario& scenario,
+                                          const FlowControlManifests* extra = nullptr);
 
 }  // namespace sim
 

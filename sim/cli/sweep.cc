@@ -1,0 +1,125 @@
+// `apfsim sweep SCENARIO --vary PATH=LIST...`: a grid of runs tabulated in sweep.csv, and
+// `apfsim sweep merge PART...`: a sharded sweep's parts joined (sim/sweep.h).
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+
+#include "sim/cli/command.h"
+#include "sim/duration.h"
+#include "sim/input_error.h"
+#include "sim/output_file.h"
+#include "sim/plot_tool.h"
+#include "sim/sweep.h"
+
+namespace po = boost::program_options;
+
+namespace sim::cli {
+namespace {
+
+std::string Clock(double seconds) {
+  const auto s = static_cast<long long>(seconds + 0.5);
+  return s >= 3600 ? fmt::format("{}h{:02}m", s / 3600, s / 60 % 60)
+                   : fmt::format("{}m{:02}s", s / 60, s % 60);
+}
+
+int RunMerge(const Args& args) {
+  po::options_description options("apfsim sweep merge options");
+  std::vector<std::string> parts;
+  std::string out = "sweep.csv";
+  options.add_options()
+      ("part", po::value(&parts)->composing()->required(), "a part file (sweep.part-I-of-N.csv)")
+      ("out", po::value(&out), "the merged file (default sweep.csv)");
+  po::positional_options_description positional;
+  positional.add("part", -1);
+  po::variables_map values;
+  if (!ParseCommandLine(args, "apfsim sweep merge PART... [--out FILE]", options, &positional,
+                        values)) {
+    return kExitOk;
+  }
+  std::vector<std::string> texts;
+  for (const std::string& p : parts) {
+    std::ifstream in(p, std::ios::binary);
+    if (!in) throw InputError({p, 0, 0}, "", "cannot read the file");
+    texts.emplace_back(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  WriteOutputFile(out, MergeSweepParts(texts, parts));
+  std::cout << "merged " << parts.size() << " parts into " << out << "\n";
+  return kExitOk;
+}
+
+int RunSweepCommand(const Args& args) {
+  if (!args.empty() && args[0] == "merge") return RunMerge(Args(args.begin() + 1, args.end()));
+  po::options_description options("apfsim sweep options");
+  SweepRequest request;
+  std::vector<std::string> varies;
+  std::string shard;
+  options.add_options()
+      ("scenario", po::value(&request.scenario_file)->required(), "the scenario file")
+      ("vary", po::value(&varies)->composing()->required(),
+       "PATH=LIST: a --set path and its values, a,b,c or FROM..TO:STEP (repeatable: the grid "
+       "is every combination, the first --vary outermost)")
+      ("set", po::value(&request.overrides)->composing(),
+       "override a value in every run: PATH=VALUE (repeatable)")
+      ("seed", po::value<std::uint64_t>(), "the seed of every run (default: the scenario's)")
+      ("jobs,j", po::value(&request.jobs), "runs at once (default: one per core)")
+      ("out", po::value(&request.out_dir), "output folder (default out/<scenario name>-sweep)")
+      ("shard", po::value(&shard),
+       "I/N: run only the grid points whose index is I modulo N (I from 0) and write "
+       "sweep.part-I-of-N.csv; join the parts with `apfsim sweep merge`")
+      ("timelines", po::bool_switch(&request.timelines),
+       "also write each run's timeline.csv and clients.csv under runs/<index>/")
+      ("no-plot", "do not draw sweep.png")
+      ("quiet", "print nothing but errors");
+  po::positional_options_description positional;
+  positional.add("scenario", 1);
+  po::variables_map values;
+  if (!ParseCommandLine(args,
+                        "apfsim sweep SCENARIO --vary PATH=LIST [--vary ...] [options]\n"
+                        "       apfsim sweep merge PART... [--out FILE]",
+                        options, &positional, values)) {
+    return kExitOk;
+  }
+  for (const std::string& v : varies) request.axes.push_back(ParseSweepAxis(v));
+  if (values.count("seed")) request.seed = values["seed"].as<std::uint64_t>();
+  if (!shard.empty()) request.shard = ParseSweepShard(shard);
+  if (values.count("jobs") && request.jobs < 1) {
+    throw InputError({"--jobs", 0, 0}, "", "must be at least 1");
+  }
+  const bool quiet = values.count("quiet") > 0;
+  const auto start = std::chrono::steady_clock::now();
+  if (!quiet && ::isatty(2)) {
+    request.progress = [start](std::size_t done, std::size_t total) {
+      const double elapsed =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      const double eta = elapsed / static_cast<double>(done) * static_cast<double>(total - done);
+      std::fprintf(stderr, "\r\033[Ksweep: %zu of %zu runs done, %s elapsed, about %s to go",
+                   done, total, Clock(elapsed).c_str(), Clock(eta).c_str());
+      if (done == total) std::fprintf(stderr, "\r\033[K");
+    };
+  }
+  const SweepOutcome outcome = RunSweep(request);
+  if (!request.shard && !values.count("no-plot")) {
+    std::string why;
+    if (!RunPlotTool("plot_sweep.py", {outcome.csv_path, "--out", outcome.out_dir + "/sweep.png"},
+                     &why)) {
+      std::cerr << "apfsim sweep: no plot: " << why << "\n";
+    }
+  }
+  if (!quiet) {
+    std::cout << outcome.runs << " runs; " << outcome.csv_path << "\n";
+  }
+  return kExitOk;
+}
+
+const Registration kSweep({"", "sweep",
+                           "run a scenario over a grid of values and tabulate the outcomes",
+                           RunSweepCommand});
+
+}  // namespace
+}  // namespace sim::cli
