@@ -19,7 +19,10 @@ std::string FormatInputError(const SourceLocation& where, const std::string& fie
     }
     out += ": ";
   }
-  if (!field_path.empty()) out += field_path + ": ";
+  if (!field_path.empty()) {
+    out += field_path;
+    out += ": ";
+  }
   out += message;
   return out;
 }
