@@ -14,6 +14,7 @@
 #include <string>
 
 #include "sim/input_error.h"
+#include "tests/test_support.h"
 #include "sim/sweep.h"
 
 namespace {
@@ -22,29 +23,11 @@ namespace fs = std::filesystem;
 
 const fs::path kFixtures = fs::path(APFSIM_SOURCE_DIR) / "tests" / "fixtures" / "sweep";
 
-class ScratchDir {
- public:
-  ScratchDir() {
-    std::string name = (fs::temp_directory_path() / "apfsim-sweep-test-XXXXXX").string();
-    REQUIRE(mkdtemp(name.data()) != nullptr);
-    path_ = name;
-  }
-  ~ScratchDir() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  ScratchDir(const ScratchDir&) = delete;
-  ScratchDir& operator=(const ScratchDir&) = delete;
-  const fs::path& path() const { return path_; }
+using test_support::ReadFile;
 
- private:
-  fs::path path_;
+struct ScratchDir : test_support::ScratchDir {
+  ScratchDir() : test_support::ScratchDir("apfsim-sweep-test") {}
 };
-
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
 
 std::vector<std::string> Lines(const std::string& text) {
   std::vector<std::string> lines;
