@@ -1,0 +1,149 @@
+// The catalogue of bad inputs (tests/bad-inputs/catalogue.yaml, described in
+// tests/bad-inputs/README.md): every file there is fed to the built apfsim as a user would,
+// and must be refused with the catalogued exit code and a message naming the file, line,
+// column and field, quickly (these are rejected before any simulation) and without leaving
+// an output file behind.
+#include <yaml-cpp/yaml.h>
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <filesystem>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "tests/test_support.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using test_support::ShellQuote;
+
+const fs::path kBadInputs = fs::path(APFSIM_SOURCE_DIR) / "tests" / "bad-inputs";
+
+struct Entry {
+  std::string file;               // the input, in tests/bad-inputs/
+  std::string command;            // "run", "lint", "model queueset", ...
+  std::vector<std::string> args;  // after the file
+  bool stdin_input = false;       // the file is standard input rather than an argument
+  std::vector<std::string> uses;  // other files of tests/bad-inputs/ it references
+  int exit_code = 2;
+  std::string message;  // a fragment the output must contain
+  std::string at_file;  // where the message must point: FILE:LINE:COLUMN (0: not given)
+  int line = 0;
+  int column = 0;
+  std::string field;  // the field path the message must name ("" for none)
+  int index = 0;      // in the catalogue, for messages
+};
+
+std::vector<Entry> LoadCatalogue() {
+  const YAML::Node root = YAML::LoadFile((kBadInputs / "catalogue.yaml").string());
+  std::vector<Entry> entries;
+  for (std::size_t i = 0; i < root.size(); ++i) {
+    const YAML::Node n = root[i];
+    Entry e;
+    e.index = static_cast<int>(i);
+    e.file = n["file"].as<std::string>();
+    e.command = n["command"].as<std::string>();
+    if (n["args"]) e.args = n["args"].as<std::vector<std::string>>();
+    if (n["stdin"]) e.stdin_input = n["stdin"].as<bool>();
+    if (n["uses"]) e.uses = n["uses"].as<std::vector<std::string>>();
+    e.exit_code = n["exit"].as<int>();
+    e.message = n["message"].as<std::string>();
+    const YAML::Node at = n["at"];
+    e.at_file = at["file"].as<std::string>();
+    if (at["line"]) e.line = at["line"].as<int>();
+    if (at["column"]) e.column = at["column"].as<int>();
+    if (n["field"]) e.field = n["field"].as<std::string>();
+    entries.push_back(std::move(e));
+  }
+  return entries;
+}
+
+// "yaml-tab-indent.yaml:7:1: " as FormatInputError writes it; "FILE:" alone when the
+// entry gives no line.
+std::string LocationText(const Entry& e) {
+  if (e.line == 0) return e.at_file + ":";
+  std::string at = e.at_file + ":" + std::to_string(e.line);
+  if (e.column > 0) at += ":" + std::to_string(e.column);
+  return at + ": ";
+}
+
+bool Contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// Every file left in `dir` (recursively), for the check that a refused input wrote nothing.
+std::vector<std::string> FilesIn(const fs::path& dir) {
+  std::vector<std::string> files;
+  if (!fs::exists(dir)) return files;
+  for (const auto& f : fs::recursive_directory_iterator(dir)) {
+    files.push_back(fs::relative(f.path(), dir).string());
+  }
+  return files;
+}
+
+}  // namespace
+
+TEST_CASE("every bad input is refused with its exit code, message, location and field, and "
+          "leaves no output",
+          "[bad-inputs]") {
+  const std::vector<Entry> entries = LoadCatalogue();
+  REQUIRE(entries.size() >= 40);
+  test_support::ScratchDir scratch("apfsim-bad-inputs");
+  for (const Entry& e : entries) {
+    // The command runs in an empty folder (where `out/NAME` would appear by default) and
+    // writes to an empty --out folder; both must stay empty.
+    const fs::path work = scratch.path() / ("entry-" + std::to_string(e.index));
+    const fs::path out = work / "out";
+    fs::create_directories(work);
+    const std::string input = (kBadInputs / e.file).string();
+    std::string args = e.command;
+    if (!e.stdin_input) args += " " + ShellQuote(input);
+    for (const std::string& a : e.args) args += " " + ShellQuote(a);
+    if (e.command == "run" || e.command == "check" || e.command == "compare") {
+      args += " --out " + ShellQuote(out.string());
+    }
+    // `timeout` turns a hang into exit 124; 20 s is far beyond what a refusal takes, even
+    // with sanitizers.
+    const auto start = std::chrono::steady_clock::now();
+    const test_support::CommandResult r = test_support::RunShellCommand(
+        "cd " + ShellQuote(work.string()) + " && timeout 20 " + ShellQuote(APFSIM_BINARY) + " " +
+            args,
+        scratch.path(), e.stdin_input ? input : "");
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const std::string output = r.Output();
+    INFO("catalogue entry " << e.index << ": " << e.file << " (apfsim " << args
+                            << (e.stdin_input ? " < " + e.file : std::string()) << ")\n"
+                            << "exit code " << r.exit_code << " in " << seconds
+                            << " s; it printed:\n"
+                            << output);
+    CHECK(r.exit_code == e.exit_code);
+    CHECK(Contains(output, e.message));
+    CHECK(Contains(output, LocationText(e)));
+    if (!e.field.empty()) CHECK(Contains(output, " " + e.field + ": "));
+    CHECK_FALSE(Contains(output, "internal error"));
+    INFO("files left behind: " << FilesIn(work).size());
+    CHECK(FilesIn(work).empty());
+    fs::remove_all(work);
+  }
+}
+
+TEST_CASE("every file in tests/bad-inputs has a catalogue entry", "[bad-inputs]") {
+  std::set<std::string> catalogued;
+  for (const Entry& e : LoadCatalogue()) {
+    catalogued.insert(e.file);
+    catalogued.insert(e.uses.begin(), e.uses.end());
+  }
+  for (const auto& f : fs::directory_iterator(kBadInputs)) {
+    const std::string name = f.path().filename().string();
+    if (name == "catalogue.yaml" || name == "README.md") continue;
+    INFO(name << " is in tests/bad-inputs but no catalogue entry runs or uses it");
+    CHECK(catalogued.count(name) == 1);
+  }
+  for (const std::string& name : catalogued) {
+    INFO("the catalogue names " << name << ", which is not in tests/bad-inputs");
+    CHECK(fs::exists(kBadInputs / name));
+  }
+}
