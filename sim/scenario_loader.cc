@@ -37,6 +37,25 @@ std::vector<std::string> SplitPath(const std::string& path) {
   throw InputError({"--set", 0, 0}, text, why);
 }
 
+// A copy of `node` without source marks: a --set value parsed on its own has marks of its
+// own text (line 1, column 1), which an error would report as a line of the scenario file.
+YAML::Node WithoutMarks(const YAML::Node& node) {
+  YAML::Node copy;
+  if (node.IsScalar()) {
+    copy = YAML::Node(node.Scalar());
+  } else if (node.IsSequence()) {
+    copy = YAML::Node(YAML::NodeType::Sequence);
+    for (const YAML::Node& item : node) copy.push_back(WithoutMarks(item));
+  } else if (node.IsMap()) {
+    copy = YAML::Node(YAML::NodeType::Map);
+    for (const auto& pair : node) copy[WithoutMarks(pair.first)] = WithoutMarks(pair.second);
+  } else {
+    return node;  // null or undefined: no mark to report
+  }
+  copy.SetTag(node.Tag());  // the typing of a plain or quoted scalar (sim/yaml_input.h)
+  return copy;
+}
+
 void ApplyOverride(YAML::Node spec, const std::string& text, Scenario* scenario) {
   const size_t eq = text.find('=');
   if (eq == std::string::npos || eq == 0) FailOverride(text, "expected PATH=VALUE");
@@ -85,7 +104,7 @@ void ApplyOverride(YAML::Node spec, const std::string& text, Scenario* scenario)
   }
   YAML::Node parsed;
   try {
-    parsed = YAML::Load(value);
+    parsed = WithoutMarks(YAML::Load(value));
   } catch (const YAML::Exception& e) {
     FailOverride(text, std::string("bad value: ") + e.msg);
   }

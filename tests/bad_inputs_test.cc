@@ -30,9 +30,9 @@ struct Entry {
   std::vector<std::string> uses;  // other files of tests/bad-inputs/ it references
   int exit_code = 2;
   std::string message;  // a fragment the output must contain
-  std::string at_file;  // where the message must point: FILE:LINE:COLUMN (0: not given)
-  int line = 0;
-  int column = 0;
+  std::string at_file;  // where the message must point: FILE:LINE:COLUMN
+  int line = -1;        // -1: not given; 0: the message must give none
+  int column = 0;       // 0: not given
   std::string field;  // the field path the message must name ("" for none)
   int index = 0;      // in the catalogue, for messages
 };
@@ -62,9 +62,10 @@ std::vector<Entry> LoadCatalogue() {
 }
 
 // "yaml-tab-indent.yaml:7:1: " as FormatInputError writes it; "FILE:" alone when the
-// entry gives no line.
+// entry gives no line, "FILE: " when it says there is none.
 std::string LocationText(const Entry& e) {
-  if (e.line == 0) return e.at_file + ":";
+  if (e.line < 0) return e.at_file + ":";
+  if (e.line == 0) return e.at_file + ": ";
   std::string at = e.at_file + ":" + std::to_string(e.line);
   if (e.column > 0) at += ":" + std::to_string(e.column);
   return at + ": ";
