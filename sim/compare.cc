@@ -271,7 +271,8 @@ CompareOutcome RunCompare(const CompareRequest& request) {
       request.seed ? *request.seed : LoadScenario(request.scenario_file, before_overrides).seed;
 
   RunRequest after_inputs;
-  after_inputs.scenario_file = request.with_file.empty() ? request.scenario_file : request.with_file;
+  after_inputs.scenario_file =
+      request.with_file.empty() ? request.scenario_file : request.with_file;
   after_inputs.overlay_files = request.overlay_files;
   after_inputs.overrides = request.overrides;
   after_inputs.overrides.insert(after_inputs.overrides.end(), request.after_overrides.begin(),

@@ -249,9 +249,9 @@ void CheckExpectationLevels(const Scenario& scenario, const apf::FlowControlConf
     if (std::find(levels.begin(), levels.end(), e.subject) != levels.end()) continue;
     std::string known;
     for (const std::string& name : levels) known += (known.empty() ? "" : ", ") + name;
-    throw InputError(e.where, fmt::format("spec.expect[{}].path", i),
-                     fmt::format("this run has no priority level \"{}\" (it has {})", e.subject,
-                                 known));
+    throw InputError(
+        e.where, fmt::format("spec.expect[{}].path", i),
+        fmt::format("this run has no priority level \"{}\" (it has {})", e.subject, known));
   }
 }
 
@@ -270,10 +270,10 @@ std::vector<ExpectationResult> EvaluateExpectations(const std::vector<Expectatio
         if (!node->contains(e.subject)) {
           std::string known;
           for (const auto& [name, unused] : node->items()) known += (known.empty() ? "" : ", ") + name;
-          throw InputError(e.where, fmt::format("spec.expect[{}].path", i),
-                           fmt::format("this run has no {} \"{}\" (it has {})",
-                                       e.section == "clients" ? "client" : "priority level",
-                                       e.subject, known));
+          throw InputError(
+              e.where, fmt::format("spec.expect[{}].path", i),
+              fmt::format("this run has no {} \"{}\" (it has {})",
+                          e.section == "clients" ? "client" : "priority level", e.subject, known));
         }
         node = &(*node)[e.subject];
       }

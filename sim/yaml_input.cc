@@ -224,8 +224,8 @@ std::optional<std::pair<size_t, std::string>> FirstBadCharacter(std::string_view
     if (!ok) {
       char hex[8];
       std::snprintf(hex, sizeof hex, "0x%02X", c);
-      return std::make_pair(i, std::string("invalid UTF-8 (byte ") + hex +
-                                   "): the file must be UTF-8 text");
+      return std::make_pair(
+          i, std::string("invalid UTF-8 (byte ") + hex + "): the file must be UTF-8 text");
     }
     i += length;
   }

@@ -33,8 +33,8 @@ struct Entry {
   std::string at_file;  // where the message must point: FILE:LINE:COLUMN
   int line = -1;        // -1: not given; 0: the message must give none
   int column = 0;       // 0: not given
-  std::string field;  // the field path the message must name ("" for none)
-  int index = 0;      // in the catalogue, for messages
+  std::string field;    // the field path the message must name ("" for none)
+  int index = 0;        // in the catalogue, for messages
 };
 
 std::vector<Entry> LoadCatalogue() {
@@ -89,9 +89,10 @@ std::vector<std::string> FilesIn(const fs::path& dir) {
 
 }  // namespace
 
-TEST_CASE("every bad input is refused with its exit code, message, location and field, and "
-          "leaves no output",
-          "[bad-inputs]") {
+TEST_CASE(
+    "every bad input is refused with its exit code, message, location and field, and "
+    "leaves no output",
+    "[bad-inputs]") {
   const std::vector<Entry> entries = LoadCatalogue();
   REQUIRE(entries.size() >= 40);
   test_support::ScratchDir scratch("apfsim-bad-inputs");
