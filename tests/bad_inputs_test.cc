@@ -64,11 +64,14 @@ std::vector<Entry> LoadCatalogue() {
 // "yaml-tab-indent.yaml:7:1: " as FormatInputError writes it; "FILE:" alone when the
 // entry gives no line, "FILE: " when it says there is none.
 std::string LocationText(const Entry& e) {
-  if (e.line < 0) return e.at_file + ":";
-  if (e.line == 0) return e.at_file + ": ";
-  std::string at = e.at_file + ":" + std::to_string(e.line);
-  if (e.column > 0) at += ":" + std::to_string(e.column);
-  return at + ": ";
+  std::string at = e.at_file;
+  at += ':';
+  if (e.line < 0) return at;
+  if (e.line > 0) at += std::to_string(e.line);
+  if (e.line > 0 && e.column > 0) at += ':' + std::to_string(e.column);
+  if (e.line > 0) at += ':';
+  at += ' ';
+  return at;
 }
 
 bool Contains(const std::string& text, const std::string& part) {

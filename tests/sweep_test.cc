@@ -214,8 +214,10 @@ TEST_CASE("merged sweep shards equal the unsharded sweep byte for byte", "[sweep
 TEST_CASE("apfsim sweep exits 2 naming the problem for an unknown path or a bad range",
           "[sweep]") {
   ScratchDir scratch;
-  const std::string scenario = "'" + (kFixtures / "mini-drift.yaml").string() + "'";
-  const std::string out = " --out '" + (scratch.path() / "out").string() + "' --no-plot";
+  const std::string scenario = test_support::ShellQuote((kFixtures / "mini-drift.yaml").string());
+  std::string out = " --out ";  // in pieces: GCC 12 warns falsely (-Wrestrict) on "a" + temporary
+  out += test_support::ShellQuote((scratch.path() / "out").string());
+  out += " --no-plot";
 
   const test_support::CommandResult unknown = RunApfsim(scratch, "sweep " + scenario + out +
                                                        " --vary apiservers.maxRequestsInFlight=1,2");
