@@ -47,7 +47,8 @@ std::optional<apf::Nanos> ParseRfc3339(std::string_view t) {
       !Digits(t, 17, 2, &second)) {
     return std::nullopt;
   }
-  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) {
+  if (year < 1970 || year > 2200 || month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 ||
+      minute > 59 || second > 60) {
     return std::nullopt;
   }
   size_t i = 19;

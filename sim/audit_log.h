@@ -33,7 +33,8 @@
 namespace sim {
 
 // "2026-12-02T10:05:00.123456Z" (RFC 3339, any fraction, Z or ±hh:mm) to nanoseconds
-// since the Unix epoch; nullopt when malformed.
+// since the Unix epoch; nullopt when malformed or outside the years 1970 to 2200 (int64
+// nanoseconds reach 2262, and the replay subtracts two such times).
 std::optional<apf::Nanos> ParseRfc3339(std::string_view text);
 
 // The identity that classifies a request: the user name and groups.

@@ -7,9 +7,12 @@
 #include <cmath>
 #include <filesystem>
 
+#include "sim/expectations.h"
 #include "sim/input_error.h"
 #include "sim/output_file.h"
+#include "sim/overlay.h"
 #include "sim/run_scenario.h"
+#include "sim/scenario_flowcontrol.h"
 #include "sim/scenario_loader.h"
 
 namespace sim {
@@ -181,6 +184,21 @@ std::string Section(const std::string& title, const nlohmann::json& group,
   return out;
 }
 
+// Loads what RunScenario will load for `run` (its overlays, the scenario with its --set
+// values, the flow-control objects) and throws what it would throw, so that a bad overlay
+// or --after-set fails before the before run has written anything.
+void LoadRunInputs(const RunRequest& run) {
+  std::vector<std::string> overrides = run.overrides;
+  FlowControlManifests overlay_manifests;
+  for (const std::string& file : run.overlay_files) {
+    Overlay overlay = LoadOverlay(file);
+    overrides.insert(overrides.end(), overlay.sets.begin(), overlay.sets.end());
+    overlay_manifests.Append(std::move(overlay.manifests));
+  }
+  const Scenario scenario = LoadScenario(run.scenario_file, overrides);
+  CheckExpectationLevels(scenario, BuildScenarioFlowControl(scenario, &overlay_manifests).config);
+}
+
 }  // namespace
 
 nlohmann::json CompareSummaries(const nlohmann::json& before, const nlohmann::json& after) {
@@ -251,6 +269,15 @@ CompareOutcome RunCompare(const CompareRequest& request) {
                           request.before_overrides.end());
   const std::uint64_t seed =
       request.seed ? *request.seed : LoadScenario(request.scenario_file, before_overrides).seed;
+
+  RunRequest after_inputs;
+  after_inputs.scenario_file =
+      request.with_file.empty() ? request.scenario_file : request.with_file;
+  after_inputs.overlay_files = request.overlay_files;
+  after_inputs.overrides = request.overrides;
+  after_inputs.overrides.insert(after_inputs.overrides.end(), request.after_overrides.begin(),
+                                request.after_overrides.end());
+  LoadRunInputs(after_inputs);
 
   CompareOutcome outcome;
   std::string dir = request.out_dir;

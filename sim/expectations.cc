@@ -235,6 +235,26 @@ void ExpectationWindows::OnClientRow(apf::Nanos start, const std::string& client
   }
 }
 
+void CheckExpectationLevels(const Scenario& scenario, const apf::FlowControlConfig& config) {
+  std::vector<std::string> levels;
+  if (scenario.apiservers.enable_priority_and_fairness) {
+    for (const apf::PriorityLevel& pl : config.priority_levels) levels.push_back(pl.name);
+    std::sort(levels.begin(), levels.end());
+  } else {
+    levels = {"mutating", "readonly"};
+  }
+  for (std::size_t i = 0; i < scenario.expectations.size(); ++i) {
+    const Expectation& e = scenario.expectations[i];
+    if (e.section != "priorityLevels") continue;
+    if (std::find(levels.begin(), levels.end(), e.subject) != levels.end()) continue;
+    std::string known;
+    for (const std::string& name : levels) known += (known.empty() ? "" : ", ") + name;
+    throw InputError(
+        e.where, fmt::format("spec.expect[{}].path", i),
+        fmt::format("this run has no priority level \"{}\" (it has {})", e.subject, known));
+  }
+}
+
 std::vector<ExpectationResult> EvaluateExpectations(const std::vector<Expectation>& expectations,
                                                     const nlohmann::json& summary,
                                                     const ExpectationWindows* windows) {
@@ -250,15 +270,18 @@ std::vector<ExpectationResult> EvaluateExpectations(const std::vector<Expectatio
         if (!node->contains(e.subject)) {
           std::string known;
           for (const auto& [name, unused] : node->items()) known += (known.empty() ? "" : ", ") + name;
-          throw InputError(e.where, "path",
-                           fmt::format("this run has no {} \"{}\" (it has {})",
-                                       e.section == "clients" ? "client" : "priority level",
-                                       e.subject, known));
+          throw InputError(
+              e.where, fmt::format("spec.expect[{}].path", i),
+              fmt::format("this run has no {} \"{}\" (it has {})",
+                          e.section == "clients" ? "client" : "priority level", e.subject, known));
         }
         node = &(*node)[e.subject];
       }
     }
-    if (!node) throw InputError(e.where, "path", "this run's summary has no " + e.section);
+    if (!node) {
+      throw InputError(e.where, fmt::format("spec.expect[{}].path", i),
+                       "this run's summary has no " + e.section);
+    }
     if (e.windowed) {
       if (!windows) throw std::logic_error("windowed expectation without windows");
       r.measured = windows->value(i);

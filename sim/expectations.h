@@ -69,6 +69,12 @@ struct ExpectationResult {
 // The verdict of each expectation, from the run's summary and, for windowed ones, the
 // windows (which may be null when no expectation is windowed). A level the summary does
 // not have is bad input: an InputError at the expectation.
+// Fails, as an InputError at the assertion, when one names a priority level that a run of
+// `scenario` with `config` will not have (the levels of `config`, or with priority and
+// fairness off the MaxInFlight pools readonly and mutating). Called before the simulation,
+// so that a misspelt level costs no run and leaves no outputs.
+void CheckExpectationLevels(const Scenario& scenario, const apf::FlowControlConfig& config);
+
 std::vector<ExpectationResult> EvaluateExpectations(const std::vector<Expectation>& expectations,
                                                     const nlohmann::json& summary,
                                                     const ExpectationWindows* windows);

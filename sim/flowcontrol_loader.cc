@@ -232,9 +232,13 @@ void ReadOne(const YamlValue& value, FlowControlManifests& out) {
   const bool is_priority_level =
       kind == "PriorityLevelConfiguration" || kind == "PriorityLevelConfigurationList";
   if (!is_flow_schema && !is_priority_level) {
+    // A scenario or an overlay named as a flow-control file (itself, say) is read as
+    // manifests only, never followed: files in flowControl.files reference no files.
+    const bool ours = api_version == "apfsim/v1alpha1";
     kind_value->Fail("kind \"" + kind +
                      "\" is not a flow-control object (expected FlowSchema, "
-                     "PriorityLevelConfiguration or List)");
+                     "PriorityLevelConfiguration or List)" +
+                     (ours ? "; an apfsim " + kind + " cannot be a flow-control file" : ""));
   }
   if (api_version != kFlowControlV1 && api_version != kFlowControlV1beta3) {
     std::string message =
@@ -367,7 +371,15 @@ FlowControlManifests ParseFlowControlYaml(std::string_view text, const std::stri
 
 FlowControlManifests LoadFlowControlFile(const std::string& path) {
   FlowControlManifests out;
-  for (const YAML::Node& doc : LoadYamlFile(path)) out.Append(ReadFlowControlNode(doc, path));
+  const std::vector<YAML::Node> docs = LoadYamlFile(path);
+  // As `kubectl apply -f` refuses a file without objects ("no objects passed to apply"):
+  // an empty file is more likely a failed export than an intended empty configuration.
+  if (docs.empty()) {
+    throw InputError({path, 0, 0}, "",
+                     "the file holds no objects (expected FlowSchemas and "
+                     "PriorityLevelConfigurations)");
+  }
+  for (const YAML::Node& doc : docs) out.Append(ReadFlowControlNode(doc, path));
   return out;
 }
 

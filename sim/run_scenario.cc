@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "sim/duration.h"
+#include "sim/expectations.h"
 #include "sim/overlay.h"
 #include "sim/run_report.h"
 #include "sim/scenario_flowcontrol.h"
@@ -33,6 +34,7 @@ RunOutcome RunScenario(const RunRequest& request) {
     scenario.interval = *interval;
   }
   const FlowControlSetup flow_control = BuildScenarioFlowControl(scenario, &overlay_manifests);
+  CheckExpectationLevels(scenario, flow_control.config);
 
   RunOutcome outcome;
   outcome.out_dir = request.out_dir.empty() ? "out/" + scenario.name : request.out_dir;

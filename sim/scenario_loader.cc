@@ -37,6 +37,25 @@ std::vector<std::string> SplitPath(const std::string& path) {
   throw InputError({"--set", 0, 0}, text, why);
 }
 
+// A copy of `node` without source marks: a --set value parsed on its own has marks of its
+// own text (line 1, column 1), which an error would report as a line of the scenario file.
+YAML::Node WithoutMarks(const YAML::Node& node) {
+  YAML::Node copy;
+  if (node.IsScalar()) {
+    copy = YAML::Node(node.Scalar());
+  } else if (node.IsSequence()) {
+    copy = YAML::Node(YAML::NodeType::Sequence);
+    for (const YAML::Node& item : node) copy.push_back(WithoutMarks(item));
+  } else if (node.IsMap()) {
+    copy = YAML::Node(YAML::NodeType::Map);
+    for (const auto& pair : node) copy[WithoutMarks(pair.first)] = WithoutMarks(pair.second);
+  } else {
+    return node;  // null or undefined: no mark to report
+  }
+  copy.SetTag(node.Tag());  // the typing of a plain or quoted scalar (sim/yaml_input.h)
+  return copy;
+}
+
 void ApplyOverride(YAML::Node spec, const std::string& text, Scenario* scenario) {
   const size_t eq = text.find('=');
   if (eq == std::string::npos || eq == 0) FailOverride(text, "expected PATH=VALUE");
@@ -85,7 +104,7 @@ void ApplyOverride(YAML::Node spec, const std::string& text, Scenario* scenario)
   }
   YAML::Node parsed;
   try {
-    parsed = YAML::Load(value);
+    parsed = WithoutMarks(YAML::Load(value));
   } catch (const YAML::Exception& e) {
     FailOverride(text, std::string("bad value: ") + e.msg);
   }
@@ -101,6 +120,32 @@ void ApplyOverride(YAML::Node spec, const std::string& text, Scenario* scenario)
 }
 
 // ---- Reading.
+
+// A name is printed in tables, CSV files and JUnit reports: it must not hold characters
+// that do not show or that reorder the text around them ("Trojan Source", CVE-2021-42574):
+// C0 and C1 controls and Unicode's bidirectional formatting characters. Returns what is
+// wrong, or "".
+std::string InvisibleCharacterIn(std::string_view name) {
+  for (size_t i = 0; i < name.size(); ++i) {
+    const auto c = static_cast<unsigned char>(name[i]);
+    if (c < 0x20 || c == 0x7F) return "must not contain control characters";
+    if (c == 0xC2 && i + 1 < name.size() && static_cast<unsigned char>(name[i + 1]) < 0xA0) {
+      return "must not contain control characters";  // U+0080..U+009F
+    }
+    // U+200E, U+200F, U+202A..U+202E, U+2066..U+2069 are E2 80 8E/8F, E2 80 AA..AE,
+    // E2 81 A6..A9 in UTF-8.
+    if (c == 0xE2 && i + 2 < name.size()) {
+      const auto b1 = static_cast<unsigned char>(name[i + 1]);
+      const auto b2 = static_cast<unsigned char>(name[i + 2]);
+      if ((b1 == 0x80 && (b2 == 0x8E || b2 == 0x8F || (b2 >= 0xAA && b2 <= 0xAE))) ||
+          (b1 == 0x81 && b2 >= 0xA6 && b2 <= 0xA9)) {
+        return "must not contain bidirectional formatting characters (U+200E, U+200F, "
+               "U+202A to U+202E, U+2066 to U+2069), which make it print other than it reads";
+      }
+    }
+  }
+  return "";
+}
 
 DurationDistribution ReadDistribution(const YamlValue& v) {
   DurationDistribution d;
@@ -162,6 +207,7 @@ RequestTemplate ReadRequest(const YamlValue& v) {
   r.query = m.StringOr("query", "");
   r.path = m.StringOr("path", "");
   if (auto st = m.Optional("serviceTime")) r.service_time = ReadDistribution(*st);
+  m.Finish();  // first, so that a misspelt field ("resources") is named as unknown
   static const std::set<std::string> kVerbs = {"get",    "list",   "watch",  "create", "update",
                                                "patch",  "delete", "deletecollection"};
   if (r.path.empty()) {
@@ -174,7 +220,6 @@ RequestTemplate ReadRequest(const YamlValue& v) {
     if (!r.resource.empty()) m.Required("path").Fail("give either a resource or a path, not both");
     if (r.path[0] != '/') m.Required("path").Fail("a non-resource path starts with /");
   }
-  m.Finish();
   return r;
 }
 
@@ -286,6 +331,7 @@ ClientSpec ReadClient(const YamlValue& v, const Scenario& scenario) {
   YamlMap m = v.Map();
   c.name = m.Required("name").String();
   if (c.name.empty()) m.Required("name").Fail("must not be empty");
+  if (std::string why = InvisibleCharacterIn(c.name); !why.empty()) m.Required("name").Fail(why);
   int identities = 0;
   if (auto u = m.Optional("user")) {
     ++identities;
@@ -519,6 +565,16 @@ void ReadAuditLog(const YamlValue& v, Scenario* s, std::set<std::string>* names)
   m.Finish();
 
   const AuditLogScan scan = ScanAuditLog(a);
+  if (scan.stats.events == 0) {
+    // Skipped lines never stop a replay, but a log of which nothing is replayed is surely
+    // the wrong file (or window): say what its lines were.
+    std::string reasons;
+    for (const auto& [reason, count] : scan.stats.skipped) {
+      reasons += (reasons.empty() ? "" : ", ") + reason + ": " + std::to_string(count);
+    }
+    file.Fail("no audit event to replay in " + std::to_string(scan.stats.lines) + " lines of " +
+              a.file + (reasons.empty() ? "" : " (skipped: " + reasons + ")"));
+  }
   a.scan = scan.stats;
   a.origin = a.from ? *a.from : scan.first_received.value_or(0);
   for (const AuditIdentity& id : scan.identities) {
@@ -704,13 +760,13 @@ Scenario LoadScenario(const std::string& path, const std::vector<std::string>& o
     }
   }
   if (auto audit = spec.Optional("auditLog")) ReadAuditLog(*audit, &s, &names);
-  if (s.clients.empty()) {
-    spec.value().Fail("needs at least one client (spec.clients, or identities from spec.auditLog)");
-  }
   if (auto expect = spec.Optional("expect")) {
     for (const YamlValue& ev : expect->Items()) s.expectations.push_back(ReadExpectation(ev, s));
   }
-  spec.Finish();
+  spec.Finish();  // before the check below, so that a misspelt "clients" is named as such
+  if (s.clients.empty()) {
+    spec.value().Fail("needs at least one client (spec.clients, or identities from spec.auditLog)");
+  }
 
   // Requests that draw a namespace from a resource need that resource to have some.
   for (const ClientSpec& c : s.clients) {

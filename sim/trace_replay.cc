@@ -1,5 +1,6 @@
 #include "sim/trace_replay.h"
 
+#include <algorithm>
 #include <array>
 #include <set>
 
@@ -93,7 +94,11 @@ bool CsvTraceReader::Next(ReplayRow* row) {
   while (std::getline(in_, text_)) {
     ++line_;
     if (text_.empty() || text_ == "\r" || text_[0] == '#') continue;
-    if (!SplitCsvLine(text_, &fields_)) Fail(0, "", "unterminated quote");
+    if (!SplitCsvLine(text_, &fields_)) {
+      // The quote left open is in the last field split so far.
+      const size_t open = std::min(fields_.size(), kColumns.size()) - 1;
+      Fail(0, std::string(kColumns[open]), "unterminated quote");
+    }
     if (fields_.size() != kColumns.size()) {
       Fail(0, "", "expected " + std::to_string(kColumns.size()) + " fields, found " +
                       std::to_string(fields_.size()));

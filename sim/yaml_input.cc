@@ -4,6 +4,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -168,21 +169,149 @@ SourceLocation LocationOf(const std::string& source, const YAML::Node& node) {
   return where;
 }
 
+// The 1-based line and column of byte `offset` of `text`, counting a UTF-8 character as
+// one column and not counting a leading byte-order mark.
+SourceLocation LocationAt(std::string_view text, size_t offset, const std::string& source) {
+  SourceLocation where{source, 1, 1};
+  size_t i = text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
+  for (; i < offset && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++where.line;
+      where.column = 1;
+    } else if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) {
+      ++where.column;
+    }
+  }
+  return where;
+}
+
+// go-yaml (behind kubectl) reads only UTF-8 text whose characters YAML allows: it refuses
+// invalid byte sequences ("invalid leading UTF-8 octet") and control characters other
+// than tab, newline and carriage return. yaml-cpp is laxer, and would hand a binary file's
+// bytes on to the reader, so the text is checked first. Returns the offset of the first
+// byte that is not allowed and what is wrong with it, or nullopt.
+std::optional<std::pair<size_t, std::string>> FirstBadCharacter(std::string_view text) {
+  const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
+  for (size_t i = 0; i < text.size();) {
+    const unsigned char c = bytes[i];
+    if (c < 0x80) {
+      if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') {
+        char hex[8];
+        std::snprintf(hex, sizeof hex, "0x%02X", c);
+        return std::make_pair(i, std::string("control character ") + hex +
+                                     " is not allowed (is this a binary file?)");
+      }
+      if (c == 0x7F) return std::make_pair(i, std::string("control character 0x7F is not allowed"));
+      ++i;
+      continue;
+    }
+    // The length of the sequence and the smallest code point it may encode (RFC 3629).
+    size_t length = 0;
+    std::uint32_t code = 0, min = 0;
+    if ((c & 0xE0) == 0xC0) {
+      length = 2, code = c & 0x1F, min = 0x80;
+    } else if ((c & 0xF0) == 0xE0) {
+      length = 3, code = c & 0x0F, min = 0x800;
+    } else if ((c & 0xF8) == 0xF0) {
+      length = 4, code = c & 0x07, min = 0x10000;
+    }
+    bool ok = length > 0 && i + length <= text.size();
+    for (size_t k = 1; ok && k < length; ++k) {
+      ok = (bytes[i + k] & 0xC0) == 0x80;
+      code = (code << 6) | (bytes[i + k] & 0x3F);
+    }
+    ok = ok && code >= min && code <= 0x10FFFF && !(code >= 0xD800 && code <= 0xDFFF);
+    if (!ok) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "0x%02X", c);
+      return std::make_pair(
+          i, std::string("invalid UTF-8 (byte ") + hex + "): the file must be UTF-8 text");
+    }
+    i += length;
+  }
+  return std::nullopt;
+}
+
+// yaml-cpp takes a quoted scalar that runs to the end of the input as ending there; go-yaml
+// refuses it ("found unexpected end of stream"). Finds the first quoted scalar in `node`
+// (keys included) whose closing quote is missing, by scanning from its opening quote.
+std::optional<size_t> UnclosedQuote(const YAML::Node& node, std::string_view text) {
+  if (node.IsScalar() && node.Tag() == "!") {
+    const int pos = node.Mark().pos;
+    if (pos < 0 || static_cast<size_t>(pos) >= text.size()) return std::nullopt;
+    const char quote = text[pos];
+    if (quote != '"' && quote != '\'') return std::nullopt;  // a block scalar (| or >)
+    for (size_t i = pos + 1; i < text.size(); ++i) {
+      if (quote == '"' && text[i] == '\\') {
+        ++i;
+      } else if (text[i] == quote) {
+        if (quote == '\'' && i + 1 < text.size() && text[i + 1] == '\'') {
+          ++i;  // '' is a quote inside a single-quoted scalar
+        } else {
+          return std::nullopt;
+        }
+      }
+    }
+    return static_cast<size_t>(pos);
+  }
+  if (node.IsSequence()) {
+    for (const YAML::Node& item : node) {
+      if (auto at = UnclosedQuote(item, text)) return at;
+    }
+  } else if (node.IsMap()) {
+    for (const auto& pair : node) {
+      if (auto at = UnclosedQuote(pair.first, text)) return at;
+      if (auto at = UnclosedQuote(pair.second, text)) return at;
+    }
+  }
+  return std::nullopt;
+}
+
+// A tab in the indentation of line `line` (1-based), whose column is returned; YAML
+// indents with spaces only, and yaml-cpp's message for it ("illegal map value") does not
+// say so.
+std::optional<int> TabInIndentation(std::string_view text, int line) {
+  size_t start = 0;
+  for (int l = 1; l < line && start != std::string_view::npos; ++l) {
+    start = text.find('\n', start);
+    if (start != std::string_view::npos) ++start;
+  }
+  if (start == std::string_view::npos) return std::nullopt;
+  for (size_t i = start; i < text.size() && (text[i] == ' ' || text[i] == '\t'); ++i) {
+    if (text[i] == '\t') return static_cast<int>(i - start + 1);
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::vector<YAML::Node> ParseYamlDocuments(std::string_view text, const std::string& source_name) {
+  if (auto bad = FirstBadCharacter(text)) {
+    throw InputError(LocationAt(text, bad->first, source_name), "", "invalid YAML: " + bad->second);
+  }
   std::vector<YAML::Node> docs;
+  auto syntax_error = [&](const YAML::Mark& mark, const std::string& msg) {
+    if (std::optional<int> column = TabInIndentation(text, mark.line + 1)) {
+      return InputError({source_name, mark.line + 1, *column}, "",
+                        "invalid YAML: a tab in the indentation (YAML indents with spaces only)");
+    }
+    return InputError({source_name, mark.line + 1, mark.column + 1}, "", "invalid YAML: " + msg);
+  };
   try {
     std::string copy(text);
     for (YAML::Node& doc : YAML::LoadAll(copy)) {
       if (doc.IsDefined() && !doc.IsNull()) docs.push_back(doc);
     }
-  } catch (const YAML::ParserException& e) {
-    throw InputError({source_name, e.mark.line + 1, e.mark.column + 1}, "",
-                     "invalid YAML: " + e.msg);
   } catch (const YAML::Exception& e) {
-    throw InputError({source_name, e.mark.line + 1, e.mark.column + 1}, "",
-                     "invalid YAML: " + e.msg);
+    throw syntax_error(e.mark, e.msg);
+  }
+  // yaml-cpp's marks count bytes after a byte-order mark.
+  const std::string_view body = text.substr(0, 3) == "\xEF\xBB\xBF" ? text.substr(3) : text;
+  for (const YAML::Node& doc : docs) {
+    if (std::optional<size_t> at = UnclosedQuote(doc, body)) {
+      throw InputError(LocationAt(body, *at, source_name), "",
+                       "invalid YAML: this quoted string is never closed");
+    }
   }
   return docs;
 }
@@ -392,6 +521,18 @@ bool YamlMap::Has(std::string_view key) {
 YamlValue YamlMap::Required(std::string_view key) {
   Entry* e = Find(key);
   if (!e) {
+    // A misspelt required key is more helpfully named as the unknown field it is.
+    std::vector<std::string> others;
+    for (const Entry& other : entries_) {
+      if (!other.known) others.push_back(other.key);
+    }
+    const std::string near = ClosestMatch(key, others);
+    for (const Entry& other : entries_) {
+      if (!near.empty() && other.key == near) {
+        throw InputError(LocationOf(value_.source(), other.key_node), value_.ChildPath(near),
+                         "unknown field (did you mean \"" + std::string(key) + "\"?)");
+      }
+    }
     throw InputError(value_.where(), value_.ChildPath(key), "required field is missing");
   }
   YamlValue v(e->value, value_.source(), value_.ChildPath(key));

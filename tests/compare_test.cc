@@ -169,12 +169,10 @@ TEST_CASE("compare refuses bad input with exit code 2", "[compare]") {
   CHECK_THROWS_WITH(sim::RunCompare(bad_overlay), Catch::Contains("PATH=VALUE"));
 
   ScratchDir scratch;
-  const fs::path log = scratch.path() / "out.txt";
-  const std::string command = std::string(APFSIM_BINARY) + " compare '" +
-                              (kFixtures / "mini-drift.yaml").string() +
-                              "' --after-set apiservers.noSuchField=1 > '" + log.string() + "' 2>&1";
-  const int status = std::system(command.c_str());
-  REQUIRE(WIFEXITED(status));
-  CHECK(WEXITSTATUS(status) == 2);
-  CHECK_THAT(ReadFile(log), Catch::Contains("noSuchField"));
+  const test_support::CommandResult r = test_support::RunApfsim(
+      "compare " + test_support::ShellQuote((kFixtures / "mini-drift.yaml").string()) +
+          " --after-set apiservers.noSuchField=1",
+      scratch.path());
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.Output(), Catch::Contains("noSuchField"));
 }

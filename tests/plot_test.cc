@@ -16,6 +16,8 @@
 #include <set>
 #include <string>
 
+#include "tests/test_support.h"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -58,24 +60,16 @@ std::string ReadFile(const fs::path& path) {
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
-struct PlotResult {
-  int exit_code;
-  std::string output;  // stdout and stderr
-};
+using PlotResult = test_support::CommandResult;
 
 // Runs `tools/plot.py ARGS` in SCRATCH/runs with the Python tools/find-python.sh picks.
 PlotResult RunPlot(const ScratchDir& scratch, const std::string& args) {
   fs::path runs = scratch.path() / "runs";
   fs::create_directories(runs);
-  fs::path log = scratch.path() / "plot-output.txt";
-  std::string command = "cd '" + runs.string() + "' && py=$('" +
-                        (kSourceDir / "tools" / "find-python.sh").string() + "') && \"$py\" '" +
-                        (kSourceDir / "tools" / "plot.py").string() + "' " + args + " > '" +
-                        log.string() + "' 2>&1";
-  int status = std::system(command.c_str());
-  REQUIRE(status != -1);
-  REQUIRE(WIFEXITED(status));
-  return {WEXITSTATUS(status), ReadFile(log)};
+  return test_support::RunShellCommand(
+      "cd '" + runs.string() + "' && py=$('" + (kSourceDir / "tools" / "find-python.sh").string() +
+          "') && \"$py\" '" + (kSourceDir / "tools" / "plot.py").string() + "' " + args,
+      scratch.path());
 }
 
 std::uint32_t BigEndian32(const std::string& bytes, std::size_t at) {
@@ -115,7 +109,7 @@ TEST_CASE("plot.py draws one whole PNG per replica plus one of the clients, and 
   ScratchDir scratch;
   fs::path run = scratch.CopyRun("run-a");
   PlotResult result = RunPlot(scratch, "run-a");
-  INFO(result.output);
+  INFO(result.Output());
   REQUIRE(result.exit_code == 0);
   // The fixture's timeline has the replicas apiserver-0 and apiserver-1.
   CheckPng(run / "plot-apiserver-0.png");
@@ -132,12 +126,12 @@ TEST_CASE("plot.py --compare writes compare-<A>-vs-<B>.png beside DIR_A, or to -
   scratch.CopyRun("run-a");
   scratch.CopyRun("run-b");
   PlotResult by_default = RunPlot(scratch, "--compare run-a run-b");
-  INFO(by_default.output);
+  INFO(by_default.Output());
   REQUIRE(by_default.exit_code == 0);
   CheckPng(scratch.path() / "runs" / "compare-run-a-vs-run-b.png");
 
   PlotResult to_file = RunPlot(scratch, "--compare run-a/ run-b --out side-by-side.png");
-  INFO(to_file.output);
+  INFO(to_file.Output());
   REQUIRE(to_file.exit_code == 0);
   CheckPng(scratch.path() / "runs" / "side-by-side.png");
 }
@@ -149,7 +143,7 @@ TEST_CASE("plot.py --index writes a page with each run's levels, clients and plo
   REQUIRE(RunPlot(scratch, "run-a run-b").exit_code == 0);
   REQUIRE(RunPlot(scratch, "--compare run-a run-b --out compare.png").exit_code == 0);
   PlotResult result = RunPlot(scratch, "--index index.html run-a run-b --compare-png compare.png");
-  INFO(result.output);
+  INFO(result.Output());
   REQUIRE(result.exit_code == 0);
   std::string page = ReadFile(scratch.path() / "runs" / "index.html");
   INFO(page);
@@ -190,11 +184,11 @@ TEST_CASE("plot.py rejects a timeline.csv with a wrong header: exit 2, file name
   ScratchDir scratch;
   fs::path run = scratch.CopyRun("broken-header");
   PlotResult result = RunPlot(scratch, "broken-header");
-  INFO(result.output);
+  INFO(result.Output());
   CHECK(result.exit_code == 2);
-  CHECK(result.output.find("broken-header/timeline.csv:1:") != std::string::npos);
-  CHECK(result.output.find("retry_after_s") != std::string::npos);
-  CHECK(result.output.find("Traceback") == std::string::npos);
+  CHECK(result.Output().find("broken-header/timeline.csv:1:") != std::string::npos);
+  CHECK(result.Output().find("retry_after_s") != std::string::npos);
+  CHECK(result.Output().find("Traceback") == std::string::npos);
   CHECK(FileNames(run) == std::set<std::string>{"summary.json", "timeline.csv", "clients.csv"});
 }
 
@@ -204,10 +198,10 @@ TEST_CASE("plot.py reports other bad input with exit 2 and the file (and line) a
   SECTION("a missing summary.json") {
     fs::remove(scratch.CopyRun("run-a") / "summary.json");
     PlotResult result = RunPlot(scratch, "run-a");
-    INFO(result.output);
+    INFO(result.Output());
     CHECK(result.exit_code == 2);
-    CHECK(result.output.find("run-a/summary.json") != std::string::npos);
-    CHECK(result.output.find("Traceback") == std::string::npos);
+    CHECK(result.Output().find("run-a/summary.json") != std::string::npos);
+    CHECK(result.Output().find("Traceback") == std::string::npos);
   }
   SECTION("a count in clients.csv that is not a number") {
     fs::path run = scratch.CopyRun("run-a");
@@ -218,10 +212,10 @@ TEST_CASE("plot.py reports other bad input with exit 2 and the file (and line) a
     text.replace(at, 20, "0,tenant-operator,many,");
     std::ofstream(run / "clients.csv", std::ios::binary) << text;
     PlotResult result = RunPlot(scratch, "run-a");
-    INFO(result.output);
+    INFO(result.Output());
     CHECK(result.exit_code == 2);
-    CHECK(result.output.find("run-a/clients.csv:2: column calls") != std::string::npos);
-    CHECK(result.output.find("Traceback") == std::string::npos);
+    CHECK(result.Output().find("run-a/clients.csv:2: column calls") != std::string::npos);
+    CHECK(result.Output().find("Traceback") == std::string::npos);
     // All input is read before anything is drawn.
     CHECK_FALSE(fs::exists(run / "plot-apiserver-0.png"));
   }
@@ -233,8 +227,8 @@ TEST_CASE("plot.py reports other bad input with exit 2 and the file (and line) a
     text.replace(at, 9, "\"seed\": \"seven\"");
     std::ofstream(run / "summary.json", std::ios::binary) << text;
     PlotResult result = RunPlot(scratch, "run-a");
-    INFO(result.output);
+    INFO(result.Output());
     CHECK(result.exit_code == 2);
-    CHECK(result.output.find("run-a/summary.json: field seed") != std::string::npos);
+    CHECK(result.Output().find("run-a/summary.json: field seed") != std::string::npos);
   }
 }

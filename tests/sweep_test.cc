@@ -66,19 +66,8 @@ sim::SweepRequest MiniDriftSweep(const fs::path& out, const std::string& vary) {
   return request;
 }
 
-struct CommandResult {
-  int exit_code;
-  std::string output;
-};
-
-CommandResult RunApfsim(const ScratchDir& scratch, const std::string& args) {
-  const fs::path log = scratch.path() / "apfsim-output.txt";
-  const std::string command = std::string(APFSIM_BINARY) + " " + args + " > '" + log.string() +
-                              "' 2>&1";
-  const int status = std::system(command.c_str());
-  REQUIRE(status != -1);
-  REQUIRE(WIFEXITED(status));
-  return {WEXITSTATUS(status), ReadFile(log)};
+test_support::CommandResult RunApfsim(const ScratchDir& scratch, const std::string& args) {
+  return test_support::RunApfsim(args, scratch.path());
 }
 
 }  // namespace
@@ -209,9 +198,9 @@ TEST_CASE("merged sweep shards equal the unsharded sweep byte for byte", "[sweep
 
   // And through the command line, from the part files.
   const fs::path merged = scratch.path() / "merged.csv";
-  const CommandResult r = RunApfsim(scratch, "sweep merge '" + names[0] + "' '" + names[1] +
+  const test_support::CommandResult r = RunApfsim(scratch, "sweep merge '" + names[0] + "' '" + names[1] +
                                                  "' --out '" + merged.string() + "'");
-  INFO(r.output);
+  INFO(r.Output());
   CHECK(r.exit_code == 0);
   CHECK(ReadFile(merged) == unsharded);
 
@@ -225,34 +214,36 @@ TEST_CASE("merged sweep shards equal the unsharded sweep byte for byte", "[sweep
 TEST_CASE("apfsim sweep exits 2 naming the problem for an unknown path or a bad range",
           "[sweep]") {
   ScratchDir scratch;
-  const std::string scenario = "'" + (kFixtures / "mini-drift.yaml").string() + "'";
-  const std::string out = " --out '" + (scratch.path() / "out").string() + "' --no-plot";
+  const std::string scenario = test_support::ShellQuote((kFixtures / "mini-drift.yaml").string());
+  std::string out = " --out ";  // in pieces: GCC 12 warns falsely (-Wrestrict) on "a" + temporary
+  out += test_support::ShellQuote((scratch.path() / "out").string());
+  out += " --no-plot";
 
-  const CommandResult unknown = RunApfsim(scratch, "sweep " + scenario + out +
+  const test_support::CommandResult unknown = RunApfsim(scratch, "sweep " + scenario + out +
                                                        " --vary apiservers.maxRequestsInFlight=1,2");
   CHECK(unknown.exit_code == 2);
-  CHECK_THAT(unknown.output, Catch::Contains("maxRequestsInFlight"));
+  CHECK_THAT(unknown.Output(), Catch::Contains("maxRequestsInFlight"));
   // Nothing ran: the grid is checked first.
   CHECK(!fs::exists(scratch.path() / "out" / "runs"));
 
-  const CommandResult no_client =
+  const test_support::CommandResult no_client =
       RunApfsim(scratch, "sweep " + scenario + out + " --vary clients.nobody.clientGo.qps=1,2");
   CHECK(no_client.exit_code == 2);
-  CHECK_THAT(no_client.output, Catch::Contains("nobody"));
+  CHECK_THAT(no_client.Output(), Catch::Contains("nobody"));
 
-  const CommandResult no_level = RunApfsim(
+  const test_support::CommandResult no_level = RunApfsim(
       scratch, "sweep " + scenario + out +
                    " --vary flowControl.priorityLevels.nowhere.nominalConcurrencyShares=1,2");
   CHECK(no_level.exit_code == 2);
-  CHECK_THAT(no_level.output, Catch::Contains("nowhere"));
+  CHECK_THAT(no_level.Output(), Catch::Contains("nowhere"));
 
-  const CommandResult range =
+  const test_support::CommandResult range =
       RunApfsim(scratch, "sweep " + scenario + out + " --vary apiservers.replicas=3..1:1");
   CHECK(range.exit_code == 2);
-  CHECK_THAT(range.output, Catch::Contains("TO is below FROM"));
+  CHECK_THAT(range.Output(), Catch::Contains("TO is below FROM"));
 
-  const CommandResult shard = RunApfsim(
+  const test_support::CommandResult shard = RunApfsim(
       scratch, "sweep " + scenario + out + " --vary apiservers.replicas=1,2 --shard 2/2");
   CHECK(shard.exit_code == 2);
-  CHECK_THAT(shard.output, Catch::Contains("--shard"));
+  CHECK_THAT(shard.Output(), Catch::Contains("--shard"));
 }
