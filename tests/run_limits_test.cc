@@ -2,6 +2,7 @@
 // --max-wall-time stop a runaway scenario naming the client responsible, SIGINT and SIGTERM
 // stop a run at the next poll with exit 130/143 and nothing half-written, and a full disk
 // or an unwritable folder is an error message, not a crash.
+#include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -171,20 +172,21 @@ TEST_CASE("the work estimate counts rates, sweeps and processes, and warns above
                           Catch::Contains("client \"typo-controller\"") &&
                           Catch::Contains("scenario.yaml:19"));
 
-  // The drift sweep (seed 000): 1,800 namespaces swept every 5 minutes for 15 minutes is
-  // 3 sweeps of 1,800 LISTs; far below the threshold, so no warning.
+  // The drift sweep (seed 000): 1,800 namespaces swept every 5 minutes from 1m to 15m is
+  // 3 sweeps of 1,800 LISTs, plus status updates at 2 per second for 900 s: 7,200 calls,
+  // far below the threshold, so no warning.
   const sim::Scenario drift =
       sim::LoadScenario(std::string(APFSIM_SOURCE_DIR) + "/scenarios/drift-sweep.yaml");
   const sim::WorkEstimate drift_estimate = sim::EstimateWork(drift);
   for (std::size_t c = 0; c < drift.clients.size(); ++c) {
     if (drift.clients[c].name == "tenant-operator") {
-      CHECK(drift_estimate.client_calls[c] == Approx(3 * 1800));
+      CHECK(drift_estimate.client_calls[c] == Approx(3 * 1800 + 2 * 900));
     }
   }
   CHECK(sim::LargeRunWarning(drift, drift_estimate).empty());
 }
 
-TEST_CASE("--max-events stops a runaway scenario naming the client, and writes nothing",
+TEST_CASE("a --max-events budget stops a runaway scenario naming the client, and writes nothing",
           "[limits]") {
   ScratchDir dir("apfsim-limits");
   const fs::path scenario = WriteScenario(dir, kRunaway);
@@ -201,7 +203,7 @@ TEST_CASE("--max-events stops a runaway scenario naming the client, and writes n
   CHECK(FilesUnder(out).empty());
 }
 
-TEST_CASE("--max-wall-time stops a run that takes too long in real time", "[limits]") {
+TEST_CASE("a --max-wall-time budget stops a run that takes too long in real time", "[limits]") {
   ScratchDir dir("apfsim-limits");
   const fs::path scenario = WriteScenario(dir, kRunaway);
   const fs::path out = dir.path() / "out";
