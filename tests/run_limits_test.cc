@@ -25,7 +25,11 @@
 
 namespace fs = std::filesystem;
 using test_support::ReadFile;
+using test_support::CommandResult;
+using test_support::RunApfsim;
+using test_support::RunShellCommand;
 using test_support::ScratchDir;
+using test_support::ShellQuote;
 
 namespace {
 
@@ -64,24 +68,6 @@ fs::path WriteScenario(const ScratchDir& dir, const std::string& text) {
   return file;
 }
 
-struct Finished {
-  int exit_code = -1;  // -1: killed by a signal
-  std::string err;
-};
-
-// Runs apfsim with `args` (through /bin/sh, so `ulimit` can go in front) and collects its
-// exit code and standard error.
-Finished RunApfsim(const ScratchDir& dir, const std::string& args, const std::string& prefix = "") {
-  const fs::path err = dir.path() / "stderr.txt";
-  const std::string command =
-      prefix + std::string(APFSIM_BINARY) + " " + args + " 2>" + err.string() + " >/dev/null";
-  const int status = std::system(("/bin/sh -c '" + command + "'").c_str());
-  Finished f;
-  if (WIFEXITED(status)) f.exit_code = WEXITSTATUS(status);
-  f.err = ReadFile(err);
-  return f;
-}
-
 // Every regular file under `dir` (an interrupted run must leave none, temporary or final).
 std::vector<std::string> FilesUnder(const fs::path& dir) {
   std::vector<std::string> files;
@@ -95,7 +81,7 @@ std::vector<std::string> FilesUnder(const fs::path& dir) {
 // Starts apfsim, waits until it has printed `ready` on stderr, sends `signal_number`, and
 // waits for it to end (killing it after 60 s so that a run that ignores the signal fails
 // the test instead of hanging it).
-Finished SignalWhenReady(const ScratchDir& dir, std::vector<std::string> args,
+CommandResult SignalWhenReady(const ScratchDir& dir, std::vector<std::string> args,
                          const std::string& ready, int signal_number) {
   const fs::path err = dir.path() / "stderr.txt";
   posix_spawn_file_actions_t actions;
@@ -130,7 +116,7 @@ Finished SignalWhenReady(const ScratchDir& dir, std::vector<std::string> args,
   }
   CHECK(signalled);
   CHECK(ended);
-  Finished f;
+  CommandResult f;
   if (WIFEXITED(status)) f.exit_code = WEXITSTATUS(status);
   f.err = ReadFile(err);
   return f;
@@ -191,8 +177,10 @@ TEST_CASE("a --max-events budget stops a runaway scenario naming the client, and
   ScratchDir dir("apfsim-limits");
   const fs::path scenario = WriteScenario(dir, kRunaway);
   const fs::path out = dir.path() / "out";
-  const Finished f = RunApfsim(
-      dir, "run " + scenario.string() + " --out " + out.string() + " --max-events 300000");
+  const CommandResult f = RunApfsim(
+      "run " + ShellQuote(scenario.string()) + " --out " + ShellQuote(out.string()) +
+          " --max-events 300000",
+      dir.path());
   CHECK(f.exit_code == 2);
   // The message points at the typo-controller's entry (line 19 of the file).
   CHECK_THAT(f.err, Catch::Contains("scenario.yaml:19:") &&
@@ -207,14 +195,17 @@ TEST_CASE("a --max-wall-time budget stops a run that takes too long in real time
   ScratchDir dir("apfsim-limits");
   const fs::path scenario = WriteScenario(dir, kRunaway);
   const fs::path out = dir.path() / "out";
-  const Finished f = RunApfsim(dir, "run " + scenario.string() + " --out " + out.string() +
-                                        " --max-events 0 --max-wall-time 1s --quiet");
+  const CommandResult f =
+      RunApfsim("run " + ShellQuote(scenario.string()) + " --out " + ShellQuote(out.string()) +
+                    " --max-events 0 --max-wall-time 1s --quiet",
+                dir.path());
   CHECK(f.exit_code == 2);
   CHECK_THAT(f.err, Catch::Contains("--max-wall-time=1s") &&
                         Catch::Contains("client \"typo-controller\" issued"));
   CHECK(FilesUnder(out).empty());
 
-  const Finished bad = RunApfsim(dir, "run " + scenario.string() + " --max-wall-time 10");
+  const CommandResult bad =
+      RunApfsim("run " + ShellQuote(scenario.string()) + " --max-wall-time 10", dir.path());
   CHECK(bad.exit_code == 2);
   CHECK_THAT(bad.err, Catch::Contains("--max-wall-time") && Catch::Contains("missing unit"));
 }
@@ -224,7 +215,7 @@ TEST_CASE("SIGINT stops a run cleanly with exit code 130 and no output file", "[
   const fs::path scenario = WriteScenario(dir, kRunaway);
   const fs::path out = dir.path() / "out";
   // The large-run warning is printed just before the simulation starts.
-  const Finished f = SignalWhenReady(
+  const CommandResult f = SignalWhenReady(
       dir, {"run", scenario.string(), "--out", out.string(), "--max-events", "0",
             "--max-wall-time", "0"},
       "warning:", SIGINT);
@@ -239,7 +230,7 @@ TEST_CASE("SIGTERM stops a run cleanly with exit code 143", "[limits]") {
   ScratchDir dir("apfsim-limits");
   const fs::path scenario = WriteScenario(dir, kRunaway);
   const fs::path out = dir.path() / "out";
-  const Finished f = SignalWhenReady(
+  const CommandResult f = SignalWhenReady(
       dir, {"run", scenario.string(), "--out", out.string(), "--max-events", "0",
             "--max-wall-time", "0"},
       "warning:", SIGTERM);
@@ -266,11 +257,11 @@ TEST_CASE("a full disk ends the run with a clear error and no partial file", "[l
   const fs::path out = dir.path() / "out";
   // ulimit -f caps every file this process writes at 16 KB; the drift sweep's timeline
   // is far larger, so its write fails as on a full disk (EFBIG rather than ENOSPC).
-  const Finished f = RunApfsim(dir,
-                               "run " + std::string(APFSIM_SOURCE_DIR) +
-                                   "/tests/fixtures/sweep/mini-drift.yaml --quiet --out " +
-                                   out.string(),
-                               "ulimit -f 16; ");
+  const CommandResult f = RunShellCommand(
+      "ulimit -f 16; " + ShellQuote(APFSIM_BINARY) + " run " +
+          ShellQuote(std::string(APFSIM_SOURCE_DIR) + "/tests/fixtures/sweep/mini-drift.yaml") +
+          " --quiet --out " + ShellQuote(out.string()),
+      dir.path());
   CHECK(f.exit_code == 2);
   CHECK_THAT(f.err, Catch::Contains("timeline.csv: cannot write output: File too large"));
   for (const std::string& name : FilesUnder(out)) {
@@ -285,9 +276,11 @@ TEST_CASE("an output folder that cannot be created is a clear error", "[limits]"
   // A folder under a regular file cannot exist, even for root (CI runs as root, for whom
   // permission bits do not stop a write).
   std::ofstream(dir.path() / "plain-file") << "x";
-  const Finished f = RunApfsim(dir, "run " + std::string(APFSIM_SOURCE_DIR) +
-                                        "/tests/fixtures/sweep/mini-drift.yaml --quiet --out " +
-                                        (dir.path() / "plain-file" / "out").string());
+  const CommandResult f = RunApfsim(
+      "run " +
+          ShellQuote(std::string(APFSIM_SOURCE_DIR) + "/tests/fixtures/sweep/mini-drift.yaml") +
+          " --quiet --out " + ShellQuote((dir.path() / "plain-file" / "out").string()),
+      dir.path());
   CHECK(f.exit_code == 2);
   CHECK_THAT(f.err, Catch::Contains("plain-file/out: cannot write output: Not a directory"));
 }
