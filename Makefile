@@ -6,7 +6,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 OUT ?= out
 APFSIM = $(BUILD)/apfsim
 
-.PHONY: deps configure build test demo bench sanitize clean
+.PHONY: deps configure build test demo bench sanitize tsan determinism clean
 
 deps:
 	@tools/install-deps.sh
@@ -32,5 +32,17 @@ sanitize: deps
 	cmake --build $(BUILD)-asan -j $(JOBS)
 	ctest --test-dir $(BUILD)-asan --output-on-failure -j $(JOBS)
 
+# Parallel sweeps under ThreadSanitizer: the sweep and compare tests (which run several
+# worlds on threads in one process, and the binary's --jobs) in a TSan build.
+tsan: deps
+	cmake -S . -B $(BUILD)-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DAPFSIM_TSAN=ON -DAPFSIM_BENCH=OFF
+	cmake --build $(BUILD)-tsan -j $(JOBS)
+	TSAN_OPTIONS=halt_on_error=1 ctest --test-dir $(BUILD)-tsan --output-on-failure -j $(JOBS) -R '[Ss]weep|jobs'
+
+# The same scenarios through the -O2 release build and the -O0 sanitizer build must give
+# byte-identical outputs (run after `make build` and `make sanitize`).
+determinism:
+	tools/check-determinism.sh $(BUILD)/apfsim $(BUILD)-asan/apfsim
+
 clean:
-	rm -rf $(BUILD) $(BUILD)-asan $(OUT)
+	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-tsan $(OUT)

@@ -306,6 +306,7 @@ CompareOutcome RunCompare(const CompareRequest& request) {
   before.seed = seed;
   before.out_dir = dir + "/before";
   before.quiet = true;
+  before.budget = request.budget;
   RunRequest after = before;
   before.overrides = before_overrides;
   after.out_dir = dir + "/after";

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/run_budget.h"
+
 namespace sim {
 
 struct CompareRequest {
@@ -24,6 +26,7 @@ struct CompareRequest {
   std::vector<std::string> after_overrides;   // --after-set: the after run only
   std::optional<std::uint64_t> seed;         // default: the before scenario's
   std::string out_dir;  // "": the runs go to a temporary folder, removed at the end
+  RunBudget budget;     // for each of the two runs
 };
 
 struct CompareOutcome {

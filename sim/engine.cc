@@ -36,6 +36,9 @@ StopReason Engine::Run(const RunLimits& limits) {
     ++events_handled_;
     handler_->HandleEvent(now_, fired.event);
     if (stop_requested_) return StopReason::kStopRequested;
+    if (limits.keep_going && handled_here % RunLimits::kPollEvery == 0 && !limits.keep_going()) {
+      return StopReason::kStopRequested;
+    }
   }
 }
 

@@ -5,6 +5,7 @@
 #define SIM_ENGINE_H_
 
 #include <cstdint>
+#include <functional>
 
 #include "apf/virtual_time.h"
 #include "sim/event_queue.h"
@@ -23,6 +24,11 @@ const char* StopReasonName(StopReason reason);
 struct RunLimits {
   apf::Nanos end_time = apf::kNever;        // events at or after this instant do not fire
   std::uint64_t max_events = UINT64_MAX;    // events handled in this call at the most
+  // Asked after every kPollEvery events whether to go on (a signal, a wall-clock budget);
+  // false stops the run with kStopRequested. Polling by event count rather than by
+  // virtual time is what catches a runaway scenario that never advances the clock.
+  std::function<bool()> keep_going = nullptr;
+  static constexpr std::uint64_t kPollEvery = 4096;
 };
 
 class Engine {

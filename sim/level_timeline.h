@@ -99,6 +99,8 @@ class ClientTimeline {
 
   ClientRow CloseInterval();
   const ClientRow& totals() const { return totals_; }
+  // Calls issued so far, the open interval's included.
+  std::uint64_t calls_so_far() const { return totals_.calls + interval_.calls; }
   const LatencyHistogram& total_latencies() const { return total_latencies_; }
 
  private:

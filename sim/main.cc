@@ -1,12 +1,14 @@
 // apfsim's entry point: finds the subcommand in the registry and maps failures to the
 // documented exit codes.
 #include <boost/program_options.hpp>
+#include <csignal>
 #include <exception>
 #include <iostream>
 #include <string>
 
 #include "sim/cli/command.h"
 #include "sim/input_error.h"
+#include "sim/interrupt.h"
 
 namespace {
 
@@ -30,12 +32,16 @@ void PrintToolHelp() {
                "  0  success\n"
                "  1  an expectation in a scenario failed\n"
                "  2  bad usage or bad input\n"
-               "  3  internal error\n";
+               "  3  internal error\n"
+               "  130, 143  interrupted by SIGINT (Ctrl-C) or SIGTERM; nothing half-written\n";
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A file-size limit (ulimit -f) must show as a failed write that the output code reports,
+  // not as a signal that kills the process mid-file.
+  std::signal(SIGXFSZ, SIG_IGN);
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
     PrintToolHelp();
@@ -52,6 +58,9 @@ int main(int argc, char** argv) {
   }
   try {
     return command->run(std::vector<std::string>(args.begin() + 1, args.end()));
+  } catch (const sim::RunInterrupted& e) {
+    std::cerr << "apfsim " << command->name << ": " << e.what() << "\n";
+    return e.exit_code();
   } catch (const sim::InputError& e) {
     std::cerr << "apfsim " << command->name << ": error: " << e.what() << "\n";
     return sim::cli::kExitBadInput;

@@ -33,7 +33,12 @@ OutputFile::~OutputFile() {
 
 void OutputFile::Write(std::string_view text) {
   if (failed_ || text.empty()) return;
-  if (std::fwrite(text.data(), 1, text.size(), file_) != text.size()) failed_ = true;
+  // A full disk shows here as soon as the buffer is flushed: stop the run at once rather
+  // than simulate hours whose results cannot be kept.
+  if (std::fwrite(text.data(), 1, text.size(), file_) != text.size()) {
+    failed_ = true;
+    Fail(path_, std::strerror(errno ? errno : EIO));
+  }
 }
 
 void OutputFile::Commit() {

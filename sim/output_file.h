@@ -19,6 +19,7 @@ class OutputFile {
   OutputFile(const OutputFile&) = delete;
   OutputFile& operator=(const OutputFile&) = delete;
 
+  // Throws InputError as soon as a write fails (a full disk, a file-size limit).
   void Write(std::string_view text);
   // Flushes, checks for write errors (a full disk) and renames into place.
   void Commit();

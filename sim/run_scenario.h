@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "sim/expectations.h"
+#include "sim/run_budget.h"
 
 namespace sim {
 
@@ -29,6 +30,10 @@ struct RunRequest {
   // False writes only summary.json and metrics.prom, not timeline.csv and clients.csv
   // (a sweep's many runs need only their summaries).
   bool write_timelines = true;
+  // --max-events and --max-wall-time. A run that reaches either throws InputError naming
+  // the client that issued the most calls; a SIGINT or SIGTERM (sim/interrupt.h) throws
+  // RunInterrupted. Either way no output file of the run is left behind.
+  RunBudget budget;
 };
 
 struct RunOutcome {

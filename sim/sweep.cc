@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "sim/input_error.h"
+#include "sim/interrupt.h"
 #include "sim/output_file.h"
 #include "sim/run_scenario.h"
 #include "sim/scenario_flowcontrol.h"
@@ -302,6 +303,7 @@ SweepOutcome RunSweep(const SweepRequest& request) {
   std::size_t finished = 0;
   auto worker = [&] {
     for (std::size_t k = next++; k < indices.size(); k = next++) {
+      if (PendingInterrupt() != 0) break;  // the runs not started yet are skipped
       try {
         RunRequest run;
         run.scenario_file = request.scenario_file;
@@ -310,6 +312,7 @@ SweepOutcome RunSweep(const SweepRequest& request) {
         run.out_dir = fmt::format("{}/runs/{}", outcome.out_dir, indices[k]);
         run.quiet = true;
         run.write_timelines = request.timelines;
+        run.budget = request.budget;
         summaries[k] = RunScenario(run).summary;
       } catch (...) {
         errors[k] = std::current_exception();
@@ -324,6 +327,12 @@ SweepOutcome RunSweep(const SweepRequest& request) {
   std::vector<std::thread> threads;
   for (int t = 0; t < jobs; ++t) threads.emplace_back(worker);
   for (std::thread& t : threads) t.join();
+  if (const int signal_number = PendingInterrupt(); signal_number != 0) {
+    throw RunInterrupted(signal_number,
+                         fmt::format("sweep interrupted by {} after {} of {} runs; no sweep CSV "
+                                     "was written",
+                                     SignalName(signal_number), finished, indices.size()));
+  }
   for (const std::exception_ptr& e : errors) {
     if (e) std::rethrow_exception(e);
   }

@@ -15,6 +15,8 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+
+#include "sim/run_budget.h"
 #include <vector>
 
 namespace sim {
@@ -57,6 +59,7 @@ struct SweepRequest {
   // Called after each finished run with (finished, total), from a worker thread but never
   // concurrently with itself.
   std::function<void(std::size_t, std::size_t)> progress;
+  RunBudget budget;  // for each run
 };
 
 struct SweepOutcome {

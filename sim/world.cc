@@ -1227,7 +1227,9 @@ void World::EmitTrace(int ai) {
 
 StopReason World::Run() {
   const StopReason reason =
-      engine_.Run(RunLimits{.end_time = scenario_.duration, .max_events = options_.max_events});
+      engine_.Run(RunLimits{.end_time = scenario_.duration,
+                            .max_events = options_.max_events,
+                            .keep_going = options_.keep_going});
   const apf::Nanos end = engine_.now();
   while (interval_start_ + scenario_.interval <= end) OnInterval(interval_start_ + scenario_.interval);
   if (end > interval_start_) OnInterval(end);

@@ -53,6 +53,8 @@ struct WorldOptions {
   std::uint64_t max_events = UINT64_MAX;
   // Called now and then with the virtual time reached; returning false stops the run.
   std::function<bool(apf::Nanos now)> progress;
+  // Asked every few thousand events whether to go on (sim/engine.h RunLimits::keep_going).
+  std::function<bool()> keep_going;
   // Trace every request of this client or priority level ("" for none).
   std::string trace;
 };

@@ -9,6 +9,8 @@
 #include <iostream>
 
 #include "sim/cli/command.h"
+#include "sim/cli/run_options.h"
+#include "sim/interrupt.h"
 #include "sim/output_file.h"
 #include "sim/run_scenario.h"
 #include "sim/yaml_input.h"
@@ -47,6 +49,7 @@ int RunCheck(const Args& args) {
       ("seed", po::value<std::uint64_t>(), "override every scenario's seed")
       ("set", po::value(&sets)->composing(), "override a scenario value: PATH=VALUE (repeatable)")
       ("quiet", po::bool_switch(&quiet), "print only failed assertions and the totals");
+  AddRunBudgetOptions(options);
   po::positional_options_description positional;
   positional.add("scenario", -1);
   po::variables_map values;
@@ -59,6 +62,8 @@ int RunCheck(const Args& args) {
     return colour ? std::string("\033[") + code + "m" + t + "\033[0m" : t;
   };
 
+  const RunBudget budget = RunBudgetFrom(values);
+  const InterruptGuard interrupt_guard;
   std::vector<ScenarioCheck> checks;
   int passed_total = 0, failed_total = 0;
   int checked = 0;
@@ -73,6 +78,7 @@ int RunCheck(const Args& args) {
     request.overrides = sets;
     if (values.count("seed")) request.seed = values["seed"].as<std::uint64_t>();
     request.quiet = true;
+    request.budget = budget;
     request.progress = !quiet && ::isatty(2);
     if (!out_dir.empty()) {
       // The scenario's name is known only once it is loaded; the file's stem stands in

@@ -5,6 +5,8 @@
 #include <iostream>
 
 #include "sim/cli/command.h"
+#include "sim/cli/run_options.h"
+#include "sim/interrupt.h"
 #include "sim/compare.h"
 #include "sim/plot_tool.h"
 
@@ -33,6 +35,7 @@ int RunCompareCommand(const Args& args) {
       ("out", po::value(&request.out_dir),
        "also write DIR/before, DIR/after, DIR/compare.json and DIR/compare.png")
       ("no-plot", "with --out, do not draw compare.png");
+  AddRunBudgetOptions(options);
   po::positional_options_description positional;
   positional.add("scenario", 1);
   po::variables_map values;
@@ -43,6 +46,8 @@ int RunCompareCommand(const Args& args) {
     return kExitOk;
   }
   if (values.count("seed")) request.seed = values["seed"].as<std::uint64_t>();
+  request.budget = RunBudgetFrom(values);
+  const InterruptGuard interrupt_guard;
   const CompareOutcome outcome = RunCompare(request);
   std::cout << CompareTable(outcome.comparison, ::isatty(1));
   if (!outcome.out_dir.empty()) {

@@ -5,6 +5,8 @@
 #include <iostream>
 
 #include "sim/cli/command.h"
+#include "sim/cli/run_options.h"
+#include "sim/interrupt.h"
 #include "sim/run_scenario.h"
 
 namespace po = boost::program_options;
@@ -24,6 +26,7 @@ int RunRun(const Args& args) {
       ("interval", po::value<std::string>(), "report interval, e.g. 1s (default: the scenario's)")
       ("trace", po::value(&request.trace), "write trace.jsonl for this client or priority level")
       ("quiet", po::bool_switch(&request.quiet), "print nothing but errors");
+  AddRunBudgetOptions(options);
   po::positional_options_description positional;
   positional.add("scenario", 1);
   po::variables_map values;
@@ -33,7 +36,9 @@ int RunRun(const Args& args) {
   request.overrides = sets;
   if (values.count("seed")) request.seed = values["seed"].as<std::uint64_t>();
   if (values.count("interval")) request.interval = values["interval"].as<std::string>();
+  request.budget = RunBudgetFrom(values);
   request.progress = !request.quiet && ::isatty(2);
+  const InterruptGuard interrupt_guard;
   const RunOutcome outcome = RunScenario(request);
   if (!request.quiet) {
     std::cout << outcome.table << "\noutputs in " << outcome.out_dir << "/\n";

@@ -11,6 +11,8 @@
 #include <iterator>
 
 #include "sim/cli/command.h"
+#include "sim/cli/run_options.h"
+#include "sim/interrupt.h"
 #include "sim/duration.h"
 #include "sim/input_error.h"
 #include "sim/output_file.h"
@@ -76,6 +78,7 @@ int RunSweepCommand(const Args& args) {
        "also write each run's timeline.csv and clients.csv under runs/<index>/")
       ("no-plot", "do not draw sweep.png")
       ("quiet", "print nothing but errors");
+  AddRunBudgetOptions(options);
   po::positional_options_description positional;
   positional.add("scenario", 1);
   po::variables_map values;
@@ -103,6 +106,8 @@ int RunSweepCommand(const Args& args) {
       if (done == total) std::fprintf(stderr, "\r\033[K");
     };
   }
+  request.budget = RunBudgetFrom(values);
+  const InterruptGuard interrupt_guard;
   const SweepOutcome outcome = RunSweep(request);
   if (!request.shard && !values.count("no-plot")) {
     std::string why;

@@ -1,0 +1,19 @@
+// The options every command that runs scenarios shares (run, check, compare, sweep): the
+// run budget, so a runaway scenario stops the same way whichever command started it.
+#ifndef SIM_CLI_RUN_OPTIONS_H_
+#define SIM_CLI_RUN_OPTIONS_H_
+
+#include <boost/program_options.hpp>
+
+#include "sim/run_budget.h"
+
+namespace sim::cli {
+
+// Adds --max-events and --max-wall-time with their defaults.
+void AddRunBudgetOptions(boost::program_options::options_description& options);
+// Reads them back; a --max-wall-time that is not a duration throws InputError.
+RunBudget RunBudgetFrom(const boost::program_options::variables_map& values);
+
+}  // namespace sim::cli
+
+#endif  // SIM_CLI_RUN_OPTIONS_H_
