@@ -151,9 +151,18 @@ std::uint64_t FlowControl::CachedFlowHash(const Classification& c) {
   // (a byte-at-a-time hash was a tenth of a whole simulation's time).
   const std::string_view d = c.distinguisher;
   std::uint64_t key = (static_cast<std::uint64_t>(c.flow_schema) << 32) ^ d.size();
-  for (size_t i = 0; i < d.size(); i += 8) {
+  size_t i = 0;
+  for (; i + 8 <= d.size(); i += 8) {
+    std::uint64_t word;
+    std::memcpy(&word, d.data() + i, 8);  // a fixed size: one load, not a call
+    key = (key ^ word) * 0x9E3779B97F4A7C15ULL;
+    key ^= key >> 29;
+  }
+  if (i < d.size()) {
     std::uint64_t word = 0;
-    std::memcpy(&word, d.data() + i, std::min<size_t>(8, d.size() - i));
+    for (size_t b = 0; i + b < d.size(); ++b) {
+      word |= static_cast<std::uint64_t>(static_cast<unsigned char>(d[i + b])) << (8 * b);
+    }
     key = (key ^ word) * 0x9E3779B97F4A7C15ULL;
     key ^= key >> 29;
   }
@@ -266,6 +275,21 @@ void FlowControl::ApplyAllocation(Nanos now) {
     assert(s.ok());
     (void)s;
   }
+}
+
+LevelCounts FlowControl::counts(int index) const {
+  LevelCounts c;
+  if (max_in_flight_) {
+    const InFlightKind kind = index == 0 ? InFlightKind::kReadOnly : InFlightKind::kMutating;
+    c.executing_requests = c.executing_seats = max_in_flight_->in_flight(kind);
+    return c;
+  }
+  const QueueSet& qs = *levels_[index].queue_set;
+  c.executing_requests = qs.executing_requests();
+  c.executing_seats = qs.seats_in_use();
+  c.waiting_requests = qs.waiting_requests();
+  c.waiting_seats = qs.seats_waiting();
+  return c;
 }
 
 LevelState FlowControl::level(int index) const {

@@ -92,6 +92,15 @@ struct LevelState {
   const QueueSet* queue_set = nullptr;
 };
 
+// A level's occupancy alone: what the simulator reads after every change to a level,
+// without the names and limits that LevelState gathers for reports.
+struct LevelCounts {
+  std::int64_t executing_requests = 0;
+  std::int64_t executing_seats = 0;
+  std::int64_t waiting_requests = 0;
+  std::int64_t waiting_seats = 0;
+};
+
 class FlowControl : private QueueSetListener {
  public:
   // `config` and `object_stats` must outlive the filter.
@@ -126,6 +135,7 @@ class FlowControl : private QueueSetListener {
     return max_in_flight_ ? 2 : static_cast<int>(levels_.size());
   }
   LevelState level(int index) const;
+  LevelCounts counts(int index) const;
 
  private:
   struct Level {

@@ -188,6 +188,14 @@ std::string Substitute(std::string text, int process) {
   return text;
 }
 
+World::LoadBalancing LoadBalancingOf(const std::string& mode) {
+  // The loader accepts only these names; sticky is the default.
+  if (mode == "round-robin") return World::LoadBalancing::kRoundRobin;
+  if (mode == "random") return World::LoadBalancing::kRandom;
+  if (mode == "least-requests") return World::LoadBalancing::kLeastRequests;
+  return World::LoadBalancing::kSticky;
+}
+
 constexpr std::string_view kTooManyRequests = "Too many requests, please try again later.";
 constexpr std::string_view kGatewayTimeoutBody =
     "The server was unable to return a response in the time allotted, but may still be "
@@ -203,7 +211,8 @@ World::World(const Scenario& scenario, const apf::FlowControlConfig* flow_contro
       observer_(observer),
       engine_(this),
       service_time_(scenario.apiservers.service_time),
-      lb_random_(scenario.seed, "load-balancer") {
+      lb_random_(scenario.seed, "load-balancer"),
+      load_balancing_(LoadBalancingOf(scenario.apiservers.load_balancing)) {
   Build();
 }
 
@@ -273,6 +282,9 @@ void World::Build() {
     engine_.At(apf::ObjectCountTracker::kDefaultCountPollPeriod,
                Event{kObjectPoll, static_cast<std::uint32_t>(r), 0});
   }
+  int levels = 0;
+  for (const auto& rep : replicas_) levels = std::max(levels, rep->flow_control->level_count());
+  metrics_.Shape(api.replicas, levels, config_ ? static_cast<int>(config_->flow_schemas.size()) : 0);
   BuildClients();
   if (!options_.trace.empty()) {
     for (size_t c = 0; c < clients_.size(); ++c) {
@@ -586,16 +598,20 @@ int World::PickReplica(const Process& process) {
   const int n = static_cast<int>(replicas_.size());
   if (clients_[process.client].spec->replica >= 0) return process.replica;  // pinned
   if (n == 1) return 0;
-  const std::string& mode = scenario_.apiservers.load_balancing;
-  if (mode[0] == 's') return process.replica;  // sticky, the default
-  if (mode == "round-robin") return static_cast<int>(round_robin_++ % n);
-  if (mode == "random") return static_cast<int>(lb_random_.UniformInt(n));
-  if (mode == "least-requests") {
-    int best = 0;
-    for (int r = 1; r < n; ++r) {
-      if (replicas_[r]->in_flight < replicas_[best]->in_flight) best = r;
+  switch (load_balancing_) {
+    case LoadBalancing::kSticky:
+      return process.replica;
+    case LoadBalancing::kRoundRobin:
+      return static_cast<int>(round_robin_++ % n);
+    case LoadBalancing::kRandom:
+      return static_cast<int>(lb_random_.UniformInt(n));
+    case LoadBalancing::kLeastRequests: {
+      int best = 0;
+      for (int r = 1; r < n; ++r) {
+        if (replicas_[r]->in_flight < replicas_[best]->in_flight) best = r;
+      }
+      return best;
     }
-    return best;
   }
   return process.replica;
 }
@@ -1021,7 +1037,7 @@ void World::FinishCall(apf::Nanos now, int c) {
 void World::NoteLevel(apf::Nanos now, int replica, int level) {
   if (level < 0) return;
   Replica& rep = *replicas_[replica];
-  const apf::LevelState s = rep.flow_control->level(level);
+  const apf::LevelCounts s = rep.flow_control->counts(level);
   rep.timelines[level].SetState(now, static_cast<int>(s.executing_requests),
                                 static_cast<int>(s.executing_seats),
                                 static_cast<int>(s.waiting_requests), static_cast<int>(s.waiting_seats));

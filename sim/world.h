@@ -96,6 +96,9 @@ class World : public EventHandler {
   std::optional<RequestDetails> DetailsOf(std::uint64_t request_id) const;
   const FlowMetrics& flow_metrics() const { return metrics_; }
 
+  // spec.apiservers.loadBalancing, read once rather than compared per request.
+  enum class LoadBalancing { kSticky, kRoundRobin, kRandom, kLeastRequests };
+
  private:
   struct Replica;
   struct Client;
@@ -194,6 +197,7 @@ class World : public EventHandler {
   int trace_level_ = -2;   // this priority level (index in the configuration); -2: none
   std::uint64_t round_robin_ = 0;
   Random lb_random_;
+  LoadBalancing load_balancing_;
   apf::Nanos interval_start_ = 0;
   FlowMetrics metrics_;
   struct GatewayState {
