@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <charconv>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -32,7 +33,11 @@ namespace sim {
 // A ref is (generation << 32 | slot); a stale ref (its slot reused) is ignored.
 
 struct World::CompiledRequest {
+  int id = -1;  // index in requests_; -1 for a replayed row's request
   const RequestTemplate* tmpl = nullptr;
+  // The name or a fixed namespace holds "{process}": it is written for every call.
+  bool name_per_process = false;
+  bool namespace_per_process = false;
   int resource = -1;  // index into scenario_.resources, -1 when none matches
   apf::RequestInfo info;
   ClientCallOptions call_options;
@@ -180,12 +185,27 @@ HttpMethod MethodOf(const std::string& verb) {
   return HttpMethod::kGet;
 }
 
-std::string Substitute(std::string text, int process) {
-  const std::string key = "{process}";
-  for (size_t at = text.find(key); at != std::string::npos; at = text.find(key, at)) {
-    text.replace(at, key.size(), std::to_string(process));
+constexpr std::string_view kProcessKey = "{process}";
+
+// `text` with every "{process}" replaced by the process number, written into `out` (whose
+// capacity is reused: no allocation once a call slot has held the name).
+void SubstituteInto(std::string_view text, int process, std::string* out) {
+  char digits[16];
+  const auto [end, ec] = std::to_chars(digits, digits + sizeof digits, process);
+  (void)ec;
+  const std::string_view number(digits, static_cast<size_t>(end - digits));
+  out->clear();
+  for (size_t at = text.find(kProcessKey); at != std::string_view::npos; at = text.find(kProcessKey)) {
+    out->append(text.substr(0, at)).append(number);
+    text.remove_prefix(at + kProcessKey.size());
   }
-  return text;
+  out->append(text);
+}
+
+std::string Substitute(const std::string& text, int process) {
+  std::string out;
+  SubstituteInto(text, process, &out);
+  return out;
 }
 
 World::LoadBalancing LoadBalancingOf(const std::string& mode) {
@@ -316,6 +336,8 @@ void World::PollObjectCounts(apf::Nanos now, int replica) {
 void World::CompileRequest(const RequestTemplate& t, CompiledRequest* c) const {
   *c = CompiledRequest{};
   c->tmpl = &t;
+  c->name_per_process = t.name.find(kProcessKey) != std::string::npos;
+  c->namespace_per_process = t.namespace_.find(kProcessKey) != std::string::npos;
   for (size_t i = 0; i < scenario_.resources.size(); ++i) {
     if (scenario_.resources[i].resource == t.resource &&
         scenario_.resources[i].api_group == t.api_group) {
@@ -347,7 +369,9 @@ void World::BuildClients() {
   auto compile = [&](const RequestTemplate& t) {
     auto c = std::make_unique<CompiledRequest>();
     CompileRequest(t, c.get());
+    c->id = static_cast<int>(requests_.size());
     requests_.push_back(std::move(c));
+    free_calls_by_request_.emplace_back();
     return requests_.back().get();
   };
 
@@ -466,14 +490,7 @@ void World::IssueReplayed(apf::Nanos now, int g) {
   ReplayRow& row = gen.pending;
   const int client = gen.replay_client >= 0 ? gen.replay_client : row.client;
   if (client >= 0) {
-    std::uint32_t slot;
-    if (!free_replay_requests_.empty()) {
-      slot = free_replay_requests_.back();
-      free_replay_requests_.pop_back();
-    } else {
-      slot = static_cast<std::uint32_t>(replay_requests_.size());
-      replay_requests_.emplace_back();
-    }
+    const std::uint32_t slot = replay_requests_.Acquire();
     ReplayRequest& r = replay_requests_[slot];
     std::swap(r.tmpl, row.request);
     CompileRequest(r.tmpl, &r.compiled);
@@ -539,14 +556,16 @@ int World::IssueCall(apf::Nanos now, int process, const CompiledRequest& request
                      int worker, std::uint64_t namespace_draw, int replay_request) {
   (void)worker;
   std::uint32_t slot;
-  if (!free_calls_.empty()) {
-    slot = free_calls_.back();
-    free_calls_.pop_back();
+  bool holds_request = false;  // the slot's info is already the request's
+  if (request.id >= 0 && !free_calls_by_request_[request.id].empty()) {
+    slot = free_calls_by_request_[request.id].back();
+    free_calls_by_request_[request.id].pop_back();
+    holds_request = true;
   } else {
-    slot = static_cast<std::uint32_t>(calls_.size());
-    calls_.emplace_back();
+    slot = calls_.Acquire();
   }
   Call& call = calls_[slot];
+  if (!holds_request) call.info = request.info;
   call.live = true;
   call.process = process;
   call.generator = generator;
@@ -555,16 +574,18 @@ int World::IssueCall(apf::Nanos now, int process, const CompiledRequest& request
   call.serial = ++calls_total_;
   call.issued = now;
   call.attempt = -1;
-  call.info = request.info;
   const Process& proc = processes_[process];
   const RequestTemplate& t = *request.tmpl;
+  // Only what differs between calls of one request is written: a drawn namespace, and
+  // what "{process}" makes per process (the rest stays as the template compiled it).
   if (request.resource >= 0 && t.namespace_choice != RequestTemplate::NamespaceChoice::kFixed) {
     const auto& names = scenario_.resources[request.resource].namespace_names;
     if (!names.empty()) call.info.namespace_name = names[namespace_draw % names.size()];
-  } else {
-    call.info.namespace_name = Substitute(t.namespace_, proc.index);
+  } else if (request.namespace_per_process) {
+    SubstituteInto(t.namespace_, proc.index, &call.info.namespace_name);
   }
-  call.info.name = Substitute(t.name, proc.index);
+  if (request.name_per_process) SubstituteInto(t.name, proc.index, &call.info.name);
+  call.info.query.timeout_seconds = request.info.query.timeout_seconds;
   if (generator >= 0 && generators_[generator].spec->kind == TrafficSpec::Kind::kInformer &&
       request.is_watch) {
     // The reflector asks for timeoutSeconds = minWatchTimeout (5 min) x U[1, 2)
@@ -620,14 +641,7 @@ int World::PickReplica(const Process& process) {
 void World::SendAttempt(apf::Nanos now, int c, const CallStep& step) {
   Call& call = calls_[c];
   const Process& proc = processes_[call.process];
-  std::uint32_t slot;
-  if (!free_attempts_.empty()) {
-    slot = free_attempts_.back();
-    free_attempts_.pop_back();
-  } else {
-    slot = static_cast<std::uint32_t>(attempts_.size());
-    attempts_.emplace_back();
-  }
+  const std::uint32_t slot = attempts_.Acquire();
   Attempt& a = attempts_[slot];
   const std::uint32_t generation = a.generation;
   a = Attempt{};
@@ -928,7 +942,7 @@ void World::ReleaseAttemptUncounted(int ai) {
   if (a.traced) EmitTrace(ai);
   a.live = false;
   ++a.generation;
-  free_attempts_.push_back(static_cast<std::uint32_t>(ai));
+  attempts_.Release(static_cast<std::uint32_t>(ai));
 }
 
 void World::ReleaseAttempt(int ai) {
@@ -939,7 +953,7 @@ void World::ReleaseAttempt(int ai) {
   --replicas_[a.replica]->in_flight;
   a.live = false;
   ++a.generation;
-  free_attempts_.push_back(static_cast<std::uint32_t>(ai));
+  attempts_.Release(static_cast<std::uint32_t>(ai));
 }
 
 void World::OnCallAbort(apf::Nanos now, int c) {
@@ -995,7 +1009,7 @@ void World::FinishCall(apf::Nanos now, int c) {
   const int g = call.generator;
   const bool was_watch = call.request->is_watch;
   if (call.replay_request >= 0) {
-    free_replay_requests_.push_back(static_cast<std::uint32_t>(call.replay_request));
+    replay_requests_.Release(static_cast<std::uint32_t>(call.replay_request));
     call.replay_request = -1;
   }
   call.live = false;
@@ -1003,7 +1017,11 @@ void World::FinishCall(apf::Nanos now, int c) {
   call.client.reset();
   engine_.Cancel(call.wake);
   engine_.Cancel(call.abort);
-  free_calls_.push_back(static_cast<std::uint32_t>(c));
+  if (call.request->id >= 0) {
+    free_calls_by_request_[call.request->id].push_back(static_cast<std::uint32_t>(c));
+  } else {
+    calls_.Release(static_cast<std::uint32_t>(c));
+  }
   if (g < 0) return;
   Generator& gen = generators_[g];
   const TrafficSpec& t = *gen.spec;
