@@ -1,5 +1,6 @@
 #include "apf/classifier.h"
 
+#include <algorithm>
 #include <cassert>
 
 #include "apf/flow_hash.h"
@@ -224,6 +225,41 @@ Classification Classifier::Classify(const RequestDigest& request) const {
   }
   // The apiserver falls back to the catch-all seen during the scan; the digest always
   // supplies one, so this cannot fail.
+  assert(catch_all >= 0);
+  return Result(catch_all, request, true);
+}
+
+SubjectMask Classifier::SubjectsOf(std::string_view user,
+                                   std::span<const std::string> groups) const {
+  RequestDigest who;  // SubjectMatches reads only the user and the groups
+  who.user = user;
+  who.groups = groups;
+  SubjectMask mask;
+  mask.words.assign((schemas_.size() + 63) / 64, 0);
+  for (size_t i = 0; i < schemas_.size(); ++i) {
+    for (const CompiledRule& rule : schemas_[i].rules) {
+      const bool any = std::any_of(rule.subjects.begin(), rule.subjects.end(),
+                                   [&](const CompiledSubject& s) { return SubjectMatches(s, who); });
+      if (any) {
+        mask.words[i >> 6] |= std::uint64_t{1} << (i & 63);
+        break;
+      }
+    }
+  }
+  return mask;
+}
+
+Classification Classifier::Classify(const RequestDigest& request,
+                                    const SubjectMask& subjects) const {
+  assert(subjects.words.size() == (schemas_.size() + 63) / 64);
+  int catch_all = -1;
+  for (size_t i = 0; i < schemas_.size(); ++i) {
+    // A schema none of whose subjects names the user cannot match: skip its rules.
+    if (subjects.Has(static_cast<int>(i)) && SchemaMatches(static_cast<int>(i), request)) {
+      return Result(static_cast<int>(i), request, false);
+    }
+    if (schemas_[i].is_catch_all) catch_all = static_cast<int>(i);
+  }
   assert(catch_all >= 0);
   return Result(catch_all, request, true);
 }

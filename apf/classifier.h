@@ -15,6 +15,7 @@
 #define APF_CLASSIFIER_H_
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -36,6 +37,17 @@ struct Classification {
   bool fell_back_to_catch_all = false;
 };
 
+// The FlowSchemas with a rule one of whose subjects matches a user: bit i for schema i.
+// Subjects depend on the user alone (name and groups), so a caller that sends many requests
+// for one identity computes the mask once (Classifier::SubjectsOf) and passes it to
+// Classify, which then checks the rules of those schemas only.
+struct SubjectMask {
+  std::vector<std::uint64_t> words;
+  bool Has(int schema) const {
+    return (words[static_cast<size_t>(schema) >> 6] >> (schema & 63)) & 1;
+  }
+};
+
 // Why one FlowSchema did or did not match, for `apfsim explain`.
 struct SchemaMatchTrace {
   std::string flow_schema;
@@ -51,6 +63,10 @@ class Classifier {
   Classifier& operator=(const Classifier&) = delete;
 
   Classification Classify(const RequestDigest& request) const;
+  // The same result, when `subjects` is SubjectsOf(the digest's user and groups) from a
+  // classifier of the same configuration.
+  Classification Classify(const RequestDigest& request, const SubjectMask& subjects) const;
+  SubjectMask SubjectsOf(std::string_view user, std::span<const std::string> groups) const;
 
   // hashFlowID(schema name, distinguisher) when the level hashes flows, else 0.
   std::uint64_t FlowHash(const Classification& c) const;

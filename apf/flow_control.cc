@@ -98,7 +98,8 @@ int FlowControl::RecordDrop(Nanos now, Level& level) {
 }
 
 Admission FlowControl::Start(Nanos now, std::uint64_t id, const UserInfo& user,
-                             const RequestInfo& request, std::optional<Nanos> user_timeout) {
+                             const RequestInfo& request, std::optional<Nanos> user_timeout,
+                             const SubjectMask* subjects) {
   const bool long_running = IsLongRunningRequest(request);
   if (!options_.enable_priority_and_fairness) {
     return StartMaxInFlight(now, user, request, long_running);
@@ -106,7 +107,9 @@ Admission FlowControl::Start(Nanos now, std::uint64_t id, const UserInfo& user,
   Admission a;
   if (SkipsPriorityAndFairness(request)) return a;  // kBypass
 
-  const Classification c = classifier_->Classify(MakeRequestDigest(user, request));
+  const RequestDigest digest = MakeRequestDigest(user, request);
+  const Classification c =
+      subjects ? classifier_->Classify(digest, *subjects) : classifier_->Classify(digest);
   Level& level = levels_[c.priority_level];
   a.flow_schema = c.flow_schema;
   a.flow_hash = CachedFlowHash(c);

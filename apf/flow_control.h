@@ -110,9 +110,11 @@ class FlowControl : private QueueSetListener {
   FlowControl& operator=(const FlowControl&) = delete;
 
   // A request arrives. `id` is echoed to the listener; `user_timeout` is the parsed
-  // `?timeout=` when present.
+  // `?timeout=` when present. `subjects`, when given, is classifier()->SubjectsOf(user)
+  // (or from any classifier of the same configuration), so that classification skips the
+  // schemas whose subjects do not name the user.
   Admission Start(Nanos now, std::uint64_t id, const UserInfo& user, const RequestInfo& request,
-                  std::optional<Nanos> user_timeout);
+                  std::optional<Nanos> user_timeout, const SubjectMask* subjects = nullptr);
 
   // The handler returned (a watch: its initialization ended). Returns when the seats are
   // released: `now`, or later, when the caller must call ReleaseSeats.

@@ -87,6 +87,8 @@ struct World::Process {
   int client = 0;
   int index = 0;  // within its client
   apf::UserInfo user;
+  // The FlowSchemas whose subjects name the user (every replica has the same configuration).
+  apf::SubjectMask subjects;
   std::unique_ptr<TokenBucket> bucket;  // null: no client-side limiter
   int replica = 0;                      // its connection, for sticky balancing
   // Behind the gateway: the session's request-rate bucket and requests in flight.
@@ -396,6 +398,9 @@ void World::BuildClients() {
       proc.index = p;
       proc.user.name = Substitute(spec.user, p);
       proc.user.groups = spec.groups;
+      if (const apf::Classifier* classifier = replicas_[0]->flow_control->classifier()) {
+        proc.subjects = classifier->SubjectsOf(proc.user.name, proc.user.groups);
+      }
       if (spec.client_go.qps >= 0) {
         proc.bucket = std::make_unique<TokenBucket>(spec.client_go.qps, spec.client_go.burst);
       }
@@ -669,7 +674,8 @@ void World::SendAttempt(apf::Nanos now, int c, const CallStep& step) {
   std::optional<apf::Nanos> user_timeout = call.request->query_timeout;
   if (step.timeout_param_ns > 0) user_timeout = step.timeout_param_ns;
   const apf::Admission admission =
-      rep.flow_control->Start(now, Ref(slot, a.generation), proc.user, call.info, user_timeout);
+      rep.flow_control->Start(now, Ref(slot, a.generation), proc.user, call.info, user_timeout,
+                              rep.flow_control->classifier() ? &proc.subjects : nullptr);
   OnAdmitted(now, static_cast<int>(slot), admission);
 }
 
