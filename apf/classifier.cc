@@ -1,6 +1,7 @@
 #include "apf/classifier.h"
 
 #include <algorithm>
+#include <bit>
 #include <cassert>
 
 #include "apf/flow_hash.h"
@@ -116,6 +117,7 @@ Classifier::Classifier(const FlowControlConfig& config) : config_(&config) {
       }
       cs.rules.push_back(std::move(cr));
     }
+    if (cs.is_catch_all) last_catch_all_ = static_cast<int>(i);
     schemas_.push_back(std::move(cs));
   }
 }
@@ -252,16 +254,16 @@ SubjectMask Classifier::SubjectsOf(std::string_view user,
 Classification Classifier::Classify(const RequestDigest& request,
                                     const SubjectMask& subjects) const {
   assert(subjects.words.size() == (schemas_.size() + 63) / 64);
-  int catch_all = -1;
-  for (size_t i = 0; i < schemas_.size(); ++i) {
-    // A schema none of whose subjects names the user cannot match: skip its rules.
-    if (subjects.Has(static_cast<int>(i)) && SchemaMatches(static_cast<int>(i), request)) {
-      return Result(static_cast<int>(i), request, false);
+  // Only the schemas whose subjects name the user can match: visit their bits in order.
+  for (size_t w = 0; w < subjects.words.size(); ++w) {
+    for (std::uint64_t bits = subjects.words[w]; bits != 0; bits &= bits - 1) {
+      const int i = static_cast<int>(w * 64) + std::countr_zero(bits);
+      if (SchemaMatches(i, request)) return Result(i, request, false);
     }
-    if (schemas_[i].is_catch_all) catch_all = static_cast<int>(i);
   }
-  assert(catch_all >= 0);
-  return Result(catch_all, request, true);
+  // As the full scan does, fall back to the last catch-all in matching order.
+  assert(last_catch_all_ >= 0);
+  return Result(last_catch_all_, request, true);
 }
 
 std::uint64_t Classifier::FlowHash(const Classification& c) const {

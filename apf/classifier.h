@@ -130,6 +130,7 @@ class Classifier {
 
   const FlowControlConfig* config_;
   std::vector<CompiledSchema> schemas_;
+  int last_catch_all_ = -1;  // the fallback Classify settles on when nothing matches
 };
 
 }  // namespace apf
