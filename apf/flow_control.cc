@@ -169,6 +169,13 @@ std::uint64_t FlowControl::CachedFlowHash(const Classification& c) {
     key = (key ^ word) * 0x9E3779B97F4A7C15ULL;
     key ^= key >> 29;
   }
+  // MurmurHash3's fmix64: every input bit reaches the low bits that pick the slot, so
+  // distinguishers that differ only in a few bytes ("app-1", "app-2") do not cluster.
+  key ^= key >> 33;
+  key *= 0xFF51AFD7ED558CCDULL;
+  key ^= key >> 33;
+  key *= 0xC4CEB9FE1A85EC53ULL;
+  key ^= key >> 33;
   if (flow_hashes_.empty()) flow_hashes_.resize(1024);
   size_t mask = flow_hashes_.size() - 1;
   size_t slot = key & mask;
