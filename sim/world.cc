@@ -42,6 +42,8 @@ struct World::CompiledRequest {
   apf::RequestInfo info;
   ClientCallOptions call_options;
   bool is_watch = false;
+  bool is_list = false;    // the verb, read per request, compared once here
+  bool is_create = false;
   bool long_running = false;
   std::optional<apf::Nanos> query_timeout;  // an explicit ?timeout= in the template
 };
@@ -235,6 +237,8 @@ World::World(const Scenario& scenario, const apf::FlowControlConfig* flow_contro
       service_time_(scenario.apiservers.service_time),
       lb_random_(scenario.seed, "load-balancer"),
       load_balancing_(LoadBalancingOf(scenario.apiservers.load_balancing)) {
+  const auto gate = scenario.apiservers.feature_gates.find("WatchList");
+  watch_list_gate_ = gate == scenario.apiservers.feature_gates.end() ? true : gate->second;
   Build();
 }
 
@@ -360,6 +364,8 @@ void World::CompileRequest(const RequestTemplate& t, CompiledRequest* c) const {
   info.query = apf::ParseRequestQuery(t.query);
   if (info.verb == "list" && info.query.watch) info.verb = "watch";
   c->is_watch = info.verb == "watch";
+  c->is_list = info.verb == "list";
+  c->is_create = info.verb == "create";
   c->long_running = apf::IsLongRunningRequest(info);
   c->call_options.kind = c->is_watch ? CallKind::kWatch : CallKind::kDo;
   c->call_options.method = MethodOf(t.verb);
@@ -783,12 +789,9 @@ void World::OnAdmitted(apf::Nanos now, int ai, const apf::Admission& admission) 
 
 ListResult World::ListResultOf(const Call& call, const apf::RequestInfo& request) const {
   ListResult result;
-  const bool is_list = request.verb == "list";
+  const bool is_list = call.request->is_list;
   const bool initial_events =
-      request.verb == "watch" &&
-      apf::WatchSendsInitialEvents(request.query, scenario_.apiservers.feature_gates.count("WatchList")
-                                                      ? scenario_.apiservers.feature_gates.at("WatchList")
-                                                      : true);
+      call.request->is_watch && apf::WatchSendsInitialEvents(request.query, watch_list_gate_);
   if (!is_list && !initial_events) return result;
   result.from_cache =
       !apf::ListDelegatedToStorage(request.query, scenario_.apiservers.consistent_list_from_cache);
@@ -887,7 +890,7 @@ void World::OnExecDone(apf::Nanos now, int ai) {
       response.body_is_status = true;
       response.body_message = "limit reached on type Namespace for key";
     } else {
-      response.status_code = call.info.verb == "create" ? 201 : 200;
+      response.status_code = call.request->is_create ? 201 : 200;
     }
     DeliverResponse(now, ai, response);
   }

@@ -199,6 +199,7 @@ class World : public EventHandler {
   std::uint64_t round_robin_ = 0;
   Random lb_random_;
   LoadBalancing load_balancing_;
+  bool watch_list_gate_ = true;  // the WatchList feature gate (on unless the scenario says)
   apf::Nanos interval_start_ = 0;
   FlowMetrics metrics_;
   struct GatewayState {
