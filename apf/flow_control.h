@@ -112,7 +112,7 @@ class FlowControl : private QueueSetListener {
   // A request arrives. `id` is echoed to the listener; `user_timeout` is the parsed
   // `?timeout=` when present. `subjects`, when given, is classifier()->SubjectsOf(user)
   // (or from any classifier of the same configuration), so that classification skips the
-  // schemas whose subjects do not name the user.
+  // rules whose subjects do not name the user.
   Admission Start(Nanos now, std::uint64_t id, const UserInfo& user, const RequestInfo& request,
                   std::optional<Nanos> user_timeout, const SubjectMask* subjects = nullptr);
 

@@ -89,7 +89,7 @@ struct World::Process {
   int client = 0;
   int index = 0;  // within its client
   apf::UserInfo user;
-  // The FlowSchemas whose subjects name the user (every replica has the same configuration).
+  // The policy rules whose subjects name the user (every replica has the same configuration).
   apf::SubjectMask subjects;
   std::unique_ptr<TokenBucket> bucket;  // null: no client-side limiter
   int replica = 0;                      // its connection, for sticky balancing

@@ -1,7 +1,7 @@
 // Classification with a subject mask (apf/classifier.h SubjectsOf + Classify(digest, mask))
-// must give what the plain matcher gives: the mask only skips schemas none of whose
-// subjects name the user. Compared on the 1.36 default objects, on the seed000 fence, and
-// on a generated configuration of 70 FlowSchemas (more than one 64-bit word of mask),
+// must give what the plain matcher gives: the mask only skips rules none of whose subjects
+// name the user. Compared on the 1.36 default objects, on the seed000 fence, and
+// on a generated configuration of 70 FlowSchemas (rules past one 64-bit word of mask),
 // for users chosen to hit each subject kind and its edges.
 #include <catch2/catch.hpp>
 #include <string>
@@ -138,6 +138,6 @@ TEST_CASE("subject mask classification equals the plain matcher past 64 FlowSche
   REQUIRE(setup.config.flow_schemas.size() > 64);
   const apf::Classifier c(setup.config);
   const apf::UserInfo sa = apf::ServiceAccountUser("ns-1", "app");
-  CHECK(c.SubjectsOf(sa.name, sa.groups).words.size() == (setup.config.flow_schemas.size() + 63) / 64);
+  CHECK(c.SubjectsOf(sa.name, sa.groups).words.size() >= 2);  // one bit per rule
   CHECK(CompareBothPaths(setup.config) == 15 * 11);
 }
