@@ -121,7 +121,8 @@ Classifier::Classifier(const FlowControlConfig& config) : config_(&config) {
     schemas_.push_back(std::move(cs));
   }
   for (size_t i = 0; i < schemas_.size(); ++i) {
-    for (const CompiledRule& rule : schemas_[i].rules) rules_.push_back({static_cast<int>(i), &rule});
+    for (const CompiledRule& rule : schemas_[i].rules)
+      rules_.push_back({static_cast<int>(i), &rule});
   }
 }
 

@@ -42,7 +42,7 @@ struct World::CompiledRequest {
   apf::RequestInfo info;
   ClientCallOptions call_options;
   bool is_watch = false;
-  bool is_list = false;    // the verb, read per request, compared once here
+  bool is_list = false;  // the verb, read per request, compared once here
   bool is_create = false;
   bool long_running = false;
   std::optional<apf::Nanos> query_timeout;  // an explicit ?timeout= in the template
@@ -199,7 +199,8 @@ void SubstituteInto(std::string_view text, int process, std::string* out) {
   (void)ec;
   const std::string_view number(digits, static_cast<size_t>(end - digits));
   out->clear();
-  for (size_t at = text.find(kProcessKey); at != std::string_view::npos; at = text.find(kProcessKey)) {
+  for (size_t at = text.find(kProcessKey); at != std::string_view::npos;
+       at = text.find(kProcessKey)) {
     out->append(text.substr(0, at)).append(number);
     text.remove_prefix(at + kProcessKey.size());
   }
@@ -310,7 +311,8 @@ void World::Build() {
   }
   int levels = 0;
   for (const auto& rep : replicas_) levels = std::max(levels, rep->flow_control->level_count());
-  metrics_.Shape(api.replicas, levels, config_ ? static_cast<int>(config_->flow_schemas.size()) : 0);
+  metrics_.Shape(api.replicas, levels,
+                 config_ ? static_cast<int>(config_->flow_schemas.size()) : 0);
   BuildClients();
   if (!options_.trace.empty()) {
     for (size_t c = 0; c < clients_.size(); ++c) {

@@ -124,15 +124,18 @@ TEST_CASE("subject mask classification equals the plain matcher past 64 FlowSche
   for (int i = 0; i < 70; ++i) {
     std::string subject = subjects[i % 4];
     subject.replace(subject.find('%'), 1, std::to_string(i % 5));
-    yaml += "---\napiVersion: flowcontrol.apiserver.k8s.io/v1\nkind: FlowSchema\n"
-            "metadata: {name: generated-" + std::to_string(i) + "}\n"
-            "spec:\n  priorityLevelConfiguration: {name: workload-low}\n"
-            "  matchingPrecedence: " + std::to_string(1000 + i) + "\n"
-            "  distinguisherMethod: {type: " + (i % 2 ? "ByUser" : "ByNamespace") + "}\n"
-            "  rules:\n  - subjects: [" + subject + "]\n"
-            "    resourceRules:\n    - {verbs: [" + (i % 3 ? "get" : "\"*\"") +
-            "], apiGroups: [\"*\"], resources: [configmaps, pods], namespaces: [ns-" +
-            std::to_string(i % 3) + "], clusterScope: true}\n";
+    const std::string n = std::to_string(i);
+    yaml += "---\napiVersion: flowcontrol.apiserver.k8s.io/v1\nkind: FlowSchema\n";
+    yaml += "metadata: {name: generated-" + n + "}\n";
+    yaml += "spec:\n  priorityLevelConfiguration: {name: workload-low}\n";
+    yaml += "  matchingPrecedence: " + std::to_string(1000 + i) + "\n";
+    yaml += i % 2 ? "  distinguisherMethod: {type: ByUser}\n"
+                  : "  distinguisherMethod: {type: ByNamespace}\n";
+    yaml += "  rules:\n  - subjects: [" + subject + "]\n";
+    yaml += "    resourceRules:\n";
+    yaml += i % 3 ? "    - {verbs: [get]" : "    - {verbs: [\"*\"]";
+    yaml += ", apiGroups: [\"*\"], resources: [configmaps, pods], clusterScope: true, ";
+    yaml += "namespaces: [ns-" + std::to_string(i % 3) + "]}\n";
   }
   const sim::FlowControlSetup setup = SetupFrom(yaml);
   REQUIRE(setup.config.flow_schemas.size() > 64);

@@ -1,11 +1,11 @@
 // The slot pool behind the world's calls and attempts (sim/slot_pool.h): released slots
 // are handed out again before new ones, addresses never move, and a reused slot keeps what
 // its last user left (the world relies on that to skip copying a call's strings).
+#include "sim/slot_pool.h"
+
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
-
-#include "sim/slot_pool.h"
 
 TEST_CASE("SlotPool reuses the last released slot before making a new one", "[slot_pool]") {
   sim::SlotPool<int> pool;
@@ -19,8 +19,7 @@ TEST_CASE("SlotPool reuses the last released slot before making a new one", "[sl
   CHECK(pool.size() == 3);
 }
 
-TEST_CASE("SlotPool slots keep their address and contents across growth and reuse",
-          "[slot_pool]") {
+TEST_CASE("SlotPool slots keep their address and contents across growth and reuse", "[slot_pool]") {
   sim::SlotPool<std::string> pool;
   const std::uint32_t first = pool.Acquire();
   pool[first] = "system:node:node-1";
