@@ -1,5 +1,7 @@
 #include "apf/classifier.h"
 
+#include <algorithm>
+#include <bit>
 #include <cassert>
 
 #include "apf/flow_hash.h"
@@ -115,7 +117,12 @@ Classifier::Classifier(const FlowControlConfig& config) : config_(&config) {
       }
       cs.rules.push_back(std::move(cr));
     }
+    if (cs.is_catch_all) last_catch_all_ = static_cast<int>(i);
     schemas_.push_back(std::move(cs));
+  }
+  for (size_t i = 0; i < schemas_.size(); ++i) {
+    for (const CompiledRule& rule : schemas_[i].rules)
+      rules_.push_back({static_cast<int>(i), &rule});
   }
 }
 
@@ -173,6 +180,10 @@ bool Classifier::RuleMatches(const CompiledRule& rule, const RequestDigest& r) {
     }
   }
   if (!subject) return false;
+  return RequestMatches(rule, r);
+}
+
+bool Classifier::RequestMatches(const CompiledRule& rule, const RequestDigest& r) {
   if (r.is_resource_request) {
     for (const CompiledResourceRule& rr : rule.resource_rules) {
       if (ResourceRuleMatches(rr, r)) return true;
@@ -226,6 +237,39 @@ Classification Classifier::Classify(const RequestDigest& request) const {
   // supplies one, so this cannot fail.
   assert(catch_all >= 0);
   return Result(catch_all, request, true);
+}
+
+SubjectMask Classifier::SubjectsOf(std::string_view user,
+                                   std::span<const std::string> groups) const {
+  RequestDigest who;  // SubjectMatches reads only the user and the groups
+  who.user = user;
+  who.groups = groups;
+  SubjectMask mask;
+  mask.words.assign((rules_.size() + 63) / 64, 0);
+  for (size_t k = 0; k < rules_.size(); ++k) {
+    const std::vector<CompiledSubject>& subjects = rules_[k].rule->subjects;
+    if (std::any_of(subjects.begin(), subjects.end(),
+                    [&](const CompiledSubject& s) { return SubjectMatches(s, who); })) {
+      mask.words[k >> 6] |= std::uint64_t{1} << (k & 63);
+    }
+  }
+  return mask;
+}
+
+Classification Classifier::Classify(const RequestDigest& request,
+                                    const SubjectMask& subjects) const {
+  assert(subjects.words.size() == (rules_.size() + 63) / 64);
+  // Only the rules whose subjects name the user can match: visit their bits in matching
+  // order; the first whose request part matches decides, as in the full scan.
+  for (size_t w = 0; w < subjects.words.size(); ++w) {
+    for (std::uint64_t bits = subjects.words[w]; bits != 0; bits &= bits - 1) {
+      const RuleRef& ref = rules_[w * 64 + static_cast<size_t>(std::countr_zero(bits))];
+      if (RequestMatches(*ref.rule, request)) return Result(ref.schema, request, false);
+    }
+  }
+  // As the full scan does, fall back to the last catch-all in matching order.
+  assert(last_catch_all_ >= 0);
+  return Result(last_catch_all_, request, true);
 }
 
 std::uint64_t Classifier::FlowHash(const Classification& c) const {

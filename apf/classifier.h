@@ -15,6 +15,7 @@
 #define APF_CLASSIFIER_H_
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -36,6 +37,16 @@ struct Classification {
   bool fell_back_to_catch_all = false;
 };
 
+// The policy rules one of whose subjects matches a user: bit k for the k-th rule in
+// matching order (the schemas' rules one after another). Subjects depend on the user alone
+// (name and groups), so a caller that sends many requests for one identity computes the
+// mask once (Classifier::SubjectsOf) and passes it to Classify, which then checks only
+// those rules, and only their resource and non-resource parts.
+struct SubjectMask {
+  std::vector<std::uint64_t> words;
+  bool Has(int rule) const { return (words[static_cast<size_t>(rule) >> 6] >> (rule & 63)) & 1; }
+};
+
 // Why one FlowSchema did or did not match, for `apfsim explain`.
 struct SchemaMatchTrace {
   std::string flow_schema;
@@ -51,6 +62,10 @@ class Classifier {
   Classifier& operator=(const Classifier&) = delete;
 
   Classification Classify(const RequestDigest& request) const;
+  // The same result, when `subjects` is SubjectsOf(the digest's user and groups) from a
+  // classifier of the same configuration.
+  Classification Classify(const RequestDigest& request, const SubjectMask& subjects) const;
+  SubjectMask SubjectsOf(std::string_view user, std::span<const std::string> groups) const;
 
   // hashFlowID(schema name, distinguisher) when the level hashes flows, else 0.
   std::uint64_t FlowHash(const Classification& c) const;
@@ -107,6 +122,8 @@ class Classifier {
   static bool ResourceRuleMatches(const CompiledResourceRule& rule, const RequestDigest& r);
   static bool NonResourceRuleMatches(const CompiledNonResourceRule& rule, const RequestDigest& r);
   static bool RuleMatches(const CompiledRule& rule, const RequestDigest& r);
+  // The rule's resource or non-resource part alone (its subjects are known to match).
+  static bool RequestMatches(const CompiledRule& rule, const RequestDigest& r);
   Classification Result(int schema, const RequestDigest& r, bool fell_back) const;
   std::string ExplainSchema(int schema, const RequestDigest& r, bool* matched) const;
   static std::string ResourceRuleMismatch(const ResourcePolicyRule& rr,
@@ -114,6 +131,13 @@ class Classifier {
 
   const FlowControlConfig* config_;
   std::vector<CompiledSchema> schemas_;
+  int last_catch_all_ = -1;  // the fallback Classify settles on when nothing matches
+  // Every rule in matching order, with its schema: what a SubjectMask's bits index.
+  struct RuleRef {
+    int schema;
+    const CompiledRule* rule;
+  };
+  std::vector<RuleRef> rules_;
 };
 
 }  // namespace apf

@@ -98,7 +98,8 @@ int FlowControl::RecordDrop(Nanos now, Level& level) {
 }
 
 Admission FlowControl::Start(Nanos now, std::uint64_t id, const UserInfo& user,
-                             const RequestInfo& request, std::optional<Nanos> user_timeout) {
+                             const RequestInfo& request, std::optional<Nanos> user_timeout,
+                             const SubjectMask* subjects) {
   const bool long_running = IsLongRunningRequest(request);
   if (!options_.enable_priority_and_fairness) {
     return StartMaxInFlight(now, user, request, long_running);
@@ -106,7 +107,9 @@ Admission FlowControl::Start(Nanos now, std::uint64_t id, const UserInfo& user,
   Admission a;
   if (SkipsPriorityAndFairness(request)) return a;  // kBypass
 
-  const Classification c = classifier_->Classify(MakeRequestDigest(user, request));
+  const RequestDigest digest = MakeRequestDigest(user, request);
+  const Classification c =
+      subjects ? classifier_->Classify(digest, *subjects) : classifier_->Classify(digest);
   Level& level = levels_[c.priority_level];
   a.flow_schema = c.flow_schema;
   a.flow_hash = CachedFlowHash(c);
@@ -151,12 +154,28 @@ std::uint64_t FlowControl::CachedFlowHash(const Classification& c) {
   // (a byte-at-a-time hash was a tenth of a whole simulation's time).
   const std::string_view d = c.distinguisher;
   std::uint64_t key = (static_cast<std::uint64_t>(c.flow_schema) << 32) ^ d.size();
-  for (size_t i = 0; i < d.size(); i += 8) {
-    std::uint64_t word = 0;
-    std::memcpy(&word, d.data() + i, std::min<size_t>(8, d.size() - i));
+  size_t i = 0;
+  for (; i + 8 <= d.size(); i += 8) {
+    std::uint64_t word;
+    std::memcpy(&word, d.data() + i, 8);  // a fixed size: one load, not a call
     key = (key ^ word) * 0x9E3779B97F4A7C15ULL;
     key ^= key >> 29;
   }
+  if (i < d.size()) {
+    std::uint64_t word = 0;
+    for (size_t b = 0; i + b < d.size(); ++b) {
+      word |= static_cast<std::uint64_t>(static_cast<unsigned char>(d[i + b])) << (8 * b);
+    }
+    key = (key ^ word) * 0x9E3779B97F4A7C15ULL;
+    key ^= key >> 29;
+  }
+  // MurmurHash3's fmix64: every input bit reaches the low bits that pick the slot, so
+  // distinguishers that differ only in a few bytes ("app-1", "app-2") do not cluster.
+  key ^= key >> 33;
+  key *= 0xFF51AFD7ED558CCDULL;
+  key ^= key >> 33;
+  key *= 0xC4CEB9FE1A85EC53ULL;
+  key ^= key >> 33;
   if (flow_hashes_.empty()) flow_hashes_.resize(1024);
   size_t mask = flow_hashes_.size() - 1;
   size_t slot = key & mask;
@@ -266,6 +285,21 @@ void FlowControl::ApplyAllocation(Nanos now) {
     assert(s.ok());
     (void)s;
   }
+}
+
+LevelCounts FlowControl::counts(int index) const {
+  LevelCounts c;
+  if (max_in_flight_) {
+    const InFlightKind kind = index == 0 ? InFlightKind::kReadOnly : InFlightKind::kMutating;
+    c.executing_requests = c.executing_seats = max_in_flight_->in_flight(kind);
+    return c;
+  }
+  const QueueSet& qs = *levels_[index].queue_set;
+  c.executing_requests = qs.executing_requests();
+  c.executing_seats = qs.seats_in_use();
+  c.waiting_requests = qs.waiting_requests();
+  c.waiting_seats = qs.seats_waiting();
+  return c;
 }
 
 LevelState FlowControl::level(int index) const {

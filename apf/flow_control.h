@@ -92,6 +92,15 @@ struct LevelState {
   const QueueSet* queue_set = nullptr;
 };
 
+// A level's occupancy alone: what the simulator reads after every change to a level,
+// without the names and limits that LevelState gathers for reports.
+struct LevelCounts {
+  std::int64_t executing_requests = 0;
+  std::int64_t executing_seats = 0;
+  std::int64_t waiting_requests = 0;
+  std::int64_t waiting_seats = 0;
+};
+
 class FlowControl : private QueueSetListener {
  public:
   // `config` and `object_stats` must outlive the filter.
@@ -101,9 +110,11 @@ class FlowControl : private QueueSetListener {
   FlowControl& operator=(const FlowControl&) = delete;
 
   // A request arrives. `id` is echoed to the listener; `user_timeout` is the parsed
-  // `?timeout=` when present.
+  // `?timeout=` when present. `subjects`, when given, is classifier()->SubjectsOf(user)
+  // (or from any classifier of the same configuration), so that classification skips the
+  // rules whose subjects do not name the user.
   Admission Start(Nanos now, std::uint64_t id, const UserInfo& user, const RequestInfo& request,
-                  std::optional<Nanos> user_timeout);
+                  std::optional<Nanos> user_timeout, const SubjectMask* subjects = nullptr);
 
   // The handler returned (a watch: its initialization ended). Returns when the seats are
   // released: `now`, or later, when the caller must call ReleaseSeats.
@@ -126,6 +137,7 @@ class FlowControl : private QueueSetListener {
     return max_in_flight_ ? 2 : static_cast<int>(levels_.size());
   }
   LevelState level(int index) const;
+  LevelCounts counts(int index) const;
 
  private:
   struct Level {

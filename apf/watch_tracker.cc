@@ -51,7 +51,7 @@ int WatchTracker::WatchCount(std::string_view api_group, std::string_view resour
 }
 
 std::int64_t WatchTracker::InterestedWatchCount(const RequestInfo& request) const {
-  const std::string& verb = request.verb;
+  const std::string_view verb = request.verb;  // length tests and inline compares
   if (verb == "get" || verb == "list" || verb == "watch" || verb == "proxy") return 0;
   std::int64_t result = WatchCount(request.api_group, request.resource, "", "");
   if (!request.namespace_name.empty()) {

@@ -119,7 +119,7 @@ WorkEstimate WorkEstimator::Estimate(const RequestInfo* request, std::uint64_t l
         std::max(config_.maximum_list_seats_limit, config_.maximum_mutating_seats_limit);
     return WorkEstimate{LevelCap(level_max_seats, limit), 0, 0};
   }
-  const std::string& verb = request->verb;
+  const std::string_view verb = request->verb;  // length tests and inline compares
   if (verb == "list") return EstimateList(*request, level_max_seats, now);
   // A watch only holds seats while it sends its initial events, so with WatchList on it
   // is priced like the LIST those events amount to.

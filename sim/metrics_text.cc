@@ -6,6 +6,24 @@
 
 namespace sim {
 
+void FlowMetrics::Shape(int replicas, int levels, int flow_schemas) {
+  replicas_ = replicas;
+  levels_ = levels;
+  flow_schemas_ = flow_schemas;
+  series_.assign(static_cast<size_t>(replicas) * levels * (flow_schemas + 1), Series{});
+}
+
+std::vector<std::pair<FlowMetrics::Key, const FlowMetrics::Series*>> FlowMetrics::series() const {
+  std::vector<std::pair<Key, const Series*>> out;
+  size_t i = 0;
+  for (int r = 0; r < replicas_; ++r) {
+    for (int l = 0; l < levels_; ++l) {
+      for (int fs = -1; fs < flow_schemas_; ++fs) out.emplace_back(Key{r, l, fs}, &series_[i++]);
+    }
+  }
+  return out;
+}
+
 void FlowMetrics::WaitHistogram::Observe(apf::Nanos wait) {
   const double s = apf::ToSeconds(wait);
   for (size_t i = 0; i < kWaitBuckets.size(); ++i) {
@@ -117,7 +135,8 @@ std::string MetricsText(World& world) {
   };
   header("apiserver_flowcontrol_dispatched_requests_total", "counter",
          "[BETA] Number of requests executed by API Priority and Fairness subsystem");
-  for (const auto& [k, s] : m.series()) {
+  for (const auto& [k, series] : m.series()) {
+    const FlowMetrics::Series& s = *series;
     std::string inst, pl, fs;
     names(k, &inst, &pl, &fs);
     if (s.dispatched) out += fmt::format("apiserver_flowcontrol_dispatched_requests_total{{{}}} {}\n", Labels(inst, pl, &fs), s.dispatched);
@@ -125,7 +144,8 @@ std::string MetricsText(World& world) {
   header("apiserver_flowcontrol_rejected_requests_total", "counter",
          "[BETA] Number of requests rejected by API Priority and Fairness subsystem");
   const char* reasons[] = {"queue-full", "time-out", "concurrency-limit"};
-  for (const auto& [k, s] : m.series()) {
+  for (const auto& [k, series] : m.series()) {
+    const FlowMetrics::Series& s = *series;
     std::string inst, pl, fs;
     names(k, &inst, &pl, &fs);
     for (int i = 0; i < 3; ++i) {
@@ -137,7 +157,8 @@ std::string MetricsText(World& world) {
   }
   header("apiserver_flowcontrol_request_wait_duration_seconds", "histogram",
          "[BETA] Length of time a request spent waiting in its queue");
-  for (const auto& [k, s] : m.series()) {
+  for (const auto& [k, series] : m.series()) {
+    const FlowMetrics::Series& s = *series;
     std::string inst, pl, fs;
     names(k, &inst, &pl, &fs);
     for (int executed = 1; executed >= 0; --executed) {

@@ -5,10 +5,13 @@
 #define SIM_METRICS_TEXT_H_
 
 #include <array>
+#include <cassert>
 #include <cstdint>
 #include <map>
 #include <string>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 #include "apf/virtual_time.h"
 
@@ -35,13 +38,22 @@ class FlowMetrics {
     WaitHistogram wait_executed;            // execute="true" (time-outs included, a quirk)
     WaitHistogram wait_rejected;            // execute="false": rejected on arrival
   };
-  using Key = std::tuple<int, int, int>;  // replica, level, flow schema
+  using Key = std::tuple<int, int, int>;  // replica, level, flow schema (-1: none)
 
-  Series& At(int replica, int level, int flow_schema) { return series_[{replica, level, flow_schema}]; }
-  const std::map<Key, Series>& series() const { return series_; }
+  // Sizes the table before the run: a flat array indexed by the key, so that a request's
+  // counters are found without a search. Series never touched stay zero and print nothing.
+  void Shape(int replicas, int levels, int flow_schemas);
+  Series& At(int replica, int level, int flow_schema) {
+    assert(replica < replicas_ && level < levels_ && flow_schema < flow_schemas_);
+    return series_[(static_cast<size_t>(replica) * levels_ + level) * (flow_schemas_ + 1) +
+                   (flow_schema + 1)];
+  }
+  // Every series in key order.
+  std::vector<std::pair<Key, const Series*>> series() const;
 
  private:
-  std::map<Key, Series> series_;
+  int replicas_ = 0, levels_ = 0, flow_schemas_ = 0;
+  std::vector<Series> series_;
 };
 
 std::string MetricsText(World& world);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <charconv>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -32,11 +33,17 @@ namespace sim {
 // A ref is (generation << 32 | slot); a stale ref (its slot reused) is ignored.
 
 struct World::CompiledRequest {
+  int id = -1;  // index in requests_; -1 for a replayed row's request
   const RequestTemplate* tmpl = nullptr;
+  // The name or a fixed namespace holds "{process}": it is written for every call.
+  bool name_per_process = false;
+  bool namespace_per_process = false;
   int resource = -1;  // index into scenario_.resources, -1 when none matches
   apf::RequestInfo info;
   ClientCallOptions call_options;
   bool is_watch = false;
+  bool is_list = false;  // the verb, read per request, compared once here
+  bool is_create = false;
   bool long_running = false;
   std::optional<apf::Nanos> query_timeout;  // an explicit ?timeout= in the template
 };
@@ -82,6 +89,8 @@ struct World::Process {
   int client = 0;
   int index = 0;  // within its client
   apf::UserInfo user;
+  // The policy rules whose subjects name the user (every replica has the same configuration).
+  apf::SubjectMask subjects;
   std::unique_ptr<TokenBucket> bucket;  // null: no client-side limiter
   int replica = 0;                      // its connection, for sticky balancing
   // Behind the gateway: the session's request-rate bucket and requests in flight.
@@ -180,12 +189,36 @@ HttpMethod MethodOf(const std::string& verb) {
   return HttpMethod::kGet;
 }
 
-std::string Substitute(std::string text, int process) {
-  const std::string key = "{process}";
-  for (size_t at = text.find(key); at != std::string::npos; at = text.find(key, at)) {
-    text.replace(at, key.size(), std::to_string(process));
+constexpr std::string_view kProcessKey = "{process}";
+
+// `text` with every "{process}" replaced by the process number, written into `out` (whose
+// capacity is reused: no allocation once a call slot has held the name).
+void SubstituteInto(std::string_view text, int process, std::string* out) {
+  char digits[16];
+  const auto [end, ec] = std::to_chars(digits, digits + sizeof digits, process);
+  (void)ec;
+  const std::string_view number(digits, static_cast<size_t>(end - digits));
+  out->clear();
+  for (size_t at = text.find(kProcessKey); at != std::string_view::npos;
+       at = text.find(kProcessKey)) {
+    out->append(text.substr(0, at)).append(number);
+    text.remove_prefix(at + kProcessKey.size());
   }
-  return text;
+  out->append(text);
+}
+
+std::string Substitute(const std::string& text, int process) {
+  std::string out;
+  SubstituteInto(text, process, &out);
+  return out;
+}
+
+World::LoadBalancing LoadBalancingOf(const std::string& mode) {
+  // The loader accepts only these names; sticky is the default.
+  if (mode == "round-robin") return World::LoadBalancing::kRoundRobin;
+  if (mode == "random") return World::LoadBalancing::kRandom;
+  if (mode == "least-requests") return World::LoadBalancing::kLeastRequests;
+  return World::LoadBalancing::kSticky;
 }
 
 constexpr std::string_view kTooManyRequests = "Too many requests, please try again later.";
@@ -203,7 +236,10 @@ World::World(const Scenario& scenario, const apf::FlowControlConfig* flow_contro
       observer_(observer),
       engine_(this),
       service_time_(scenario.apiservers.service_time),
-      lb_random_(scenario.seed, "load-balancer") {
+      lb_random_(scenario.seed, "load-balancer"),
+      load_balancing_(LoadBalancingOf(scenario.apiservers.load_balancing)) {
+  const auto gate = scenario.apiservers.feature_gates.find("WatchList");
+  watch_list_gate_ = gate == scenario.apiservers.feature_gates.end() ? true : gate->second;
   Build();
 }
 
@@ -273,6 +309,10 @@ void World::Build() {
     engine_.At(apf::ObjectCountTracker::kDefaultCountPollPeriod,
                Event{kObjectPoll, static_cast<std::uint32_t>(r), 0});
   }
+  int levels = 0;
+  for (const auto& rep : replicas_) levels = std::max(levels, rep->flow_control->level_count());
+  metrics_.Shape(api.replicas, levels,
+                 config_ ? static_cast<int>(config_->flow_schemas.size()) : 0);
   BuildClients();
   if (!options_.trace.empty()) {
     for (size_t c = 0; c < clients_.size(); ++c) {
@@ -304,6 +344,8 @@ void World::PollObjectCounts(apf::Nanos now, int replica) {
 void World::CompileRequest(const RequestTemplate& t, CompiledRequest* c) const {
   *c = CompiledRequest{};
   c->tmpl = &t;
+  c->name_per_process = t.name.find(kProcessKey) != std::string::npos;
+  c->namespace_per_process = t.namespace_.find(kProcessKey) != std::string::npos;
   for (size_t i = 0; i < scenario_.resources.size(); ++i) {
     if (scenario_.resources[i].resource == t.resource &&
         scenario_.resources[i].api_group == t.api_group) {
@@ -324,6 +366,8 @@ void World::CompileRequest(const RequestTemplate& t, CompiledRequest* c) const {
   info.query = apf::ParseRequestQuery(t.query);
   if (info.verb == "list" && info.query.watch) info.verb = "watch";
   c->is_watch = info.verb == "watch";
+  c->is_list = info.verb == "list";
+  c->is_create = info.verb == "create";
   c->long_running = apf::IsLongRunningRequest(info);
   c->call_options.kind = c->is_watch ? CallKind::kWatch : CallKind::kDo;
   c->call_options.method = MethodOf(t.verb);
@@ -335,7 +379,9 @@ void World::BuildClients() {
   auto compile = [&](const RequestTemplate& t) {
     auto c = std::make_unique<CompiledRequest>();
     CompileRequest(t, c.get());
+    c->id = static_cast<int>(requests_.size());
     requests_.push_back(std::move(c));
+    free_calls_by_request_.emplace_back();
     return requests_.back().get();
   };
 
@@ -360,6 +406,9 @@ void World::BuildClients() {
       proc.index = p;
       proc.user.name = Substitute(spec.user, p);
       proc.user.groups = spec.groups;
+      if (const apf::Classifier* classifier = replicas_[0]->flow_control->classifier()) {
+        proc.subjects = classifier->SubjectsOf(proc.user.name, proc.user.groups);
+      }
       if (spec.client_go.qps >= 0) {
         proc.bucket = std::make_unique<TokenBucket>(spec.client_go.qps, spec.client_go.burst);
       }
@@ -454,14 +503,7 @@ void World::IssueReplayed(apf::Nanos now, int g) {
   ReplayRow& row = gen.pending;
   const int client = gen.replay_client >= 0 ? gen.replay_client : row.client;
   if (client >= 0) {
-    std::uint32_t slot;
-    if (!free_replay_requests_.empty()) {
-      slot = free_replay_requests_.back();
-      free_replay_requests_.pop_back();
-    } else {
-      slot = static_cast<std::uint32_t>(replay_requests_.size());
-      replay_requests_.emplace_back();
-    }
+    const std::uint32_t slot = replay_requests_.Acquire();
     ReplayRequest& r = replay_requests_[slot];
     std::swap(r.tmpl, row.request);
     CompileRequest(r.tmpl, &r.compiled);
@@ -527,14 +569,16 @@ int World::IssueCall(apf::Nanos now, int process, const CompiledRequest& request
                      int worker, std::uint64_t namespace_draw, int replay_request) {
   (void)worker;
   std::uint32_t slot;
-  if (!free_calls_.empty()) {
-    slot = free_calls_.back();
-    free_calls_.pop_back();
+  bool holds_request = false;  // the slot's info is already the request's
+  if (request.id >= 0 && !free_calls_by_request_[request.id].empty()) {
+    slot = free_calls_by_request_[request.id].back();
+    free_calls_by_request_[request.id].pop_back();
+    holds_request = true;
   } else {
-    slot = static_cast<std::uint32_t>(calls_.size());
-    calls_.emplace_back();
+    slot = calls_.Acquire();
   }
   Call& call = calls_[slot];
+  if (!holds_request) call.info = request.info;
   call.live = true;
   call.process = process;
   call.generator = generator;
@@ -543,16 +587,18 @@ int World::IssueCall(apf::Nanos now, int process, const CompiledRequest& request
   call.serial = ++calls_total_;
   call.issued = now;
   call.attempt = -1;
-  call.info = request.info;
   const Process& proc = processes_[process];
   const RequestTemplate& t = *request.tmpl;
+  // Only what differs between calls of one request is written: a drawn namespace, and
+  // what "{process}" makes per process (the rest stays as the template compiled it).
   if (request.resource >= 0 && t.namespace_choice != RequestTemplate::NamespaceChoice::kFixed) {
     const auto& names = scenario_.resources[request.resource].namespace_names;
     if (!names.empty()) call.info.namespace_name = names[namespace_draw % names.size()];
-  } else {
-    call.info.namespace_name = Substitute(t.namespace_, proc.index);
+  } else if (request.namespace_per_process) {
+    SubstituteInto(t.namespace_, proc.index, &call.info.namespace_name);
   }
-  call.info.name = Substitute(t.name, proc.index);
+  if (request.name_per_process) SubstituteInto(t.name, proc.index, &call.info.name);
+  call.info.query.timeout_seconds = request.info.query.timeout_seconds;
   if (generator >= 0 && generators_[generator].spec->kind == TrafficSpec::Kind::kInformer &&
       request.is_watch) {
     // The reflector asks for timeoutSeconds = minWatchTimeout (5 min) x U[1, 2)
@@ -586,16 +632,20 @@ int World::PickReplica(const Process& process) {
   const int n = static_cast<int>(replicas_.size());
   if (clients_[process.client].spec->replica >= 0) return process.replica;  // pinned
   if (n == 1) return 0;
-  const std::string& mode = scenario_.apiservers.load_balancing;
-  if (mode[0] == 's') return process.replica;  // sticky, the default
-  if (mode == "round-robin") return static_cast<int>(round_robin_++ % n);
-  if (mode == "random") return static_cast<int>(lb_random_.UniformInt(n));
-  if (mode == "least-requests") {
-    int best = 0;
-    for (int r = 1; r < n; ++r) {
-      if (replicas_[r]->in_flight < replicas_[best]->in_flight) best = r;
+  switch (load_balancing_) {
+    case LoadBalancing::kSticky:
+      return process.replica;
+    case LoadBalancing::kRoundRobin:
+      return static_cast<int>(round_robin_++ % n);
+    case LoadBalancing::kRandom:
+      return static_cast<int>(lb_random_.UniformInt(n));
+    case LoadBalancing::kLeastRequests: {
+      int best = 0;
+      for (int r = 1; r < n; ++r) {
+        if (replicas_[r]->in_flight < replicas_[best]->in_flight) best = r;
+      }
+      return best;
     }
-    return best;
   }
   return process.replica;
 }
@@ -604,14 +654,7 @@ int World::PickReplica(const Process& process) {
 void World::SendAttempt(apf::Nanos now, int c, const CallStep& step) {
   Call& call = calls_[c];
   const Process& proc = processes_[call.process];
-  std::uint32_t slot;
-  if (!free_attempts_.empty()) {
-    slot = free_attempts_.back();
-    free_attempts_.pop_back();
-  } else {
-    slot = static_cast<std::uint32_t>(attempts_.size());
-    attempts_.emplace_back();
-  }
+  const std::uint32_t slot = attempts_.Acquire();
   Attempt& a = attempts_[slot];
   const std::uint32_t generation = a.generation;
   a = Attempt{};
@@ -639,7 +682,8 @@ void World::SendAttempt(apf::Nanos now, int c, const CallStep& step) {
   std::optional<apf::Nanos> user_timeout = call.request->query_timeout;
   if (step.timeout_param_ns > 0) user_timeout = step.timeout_param_ns;
   const apf::Admission admission =
-      rep.flow_control->Start(now, Ref(slot, a.generation), proc.user, call.info, user_timeout);
+      rep.flow_control->Start(now, Ref(slot, a.generation), proc.user, call.info, user_timeout,
+                              rep.flow_control->classifier() ? &proc.subjects : nullptr);
   OnAdmitted(now, static_cast<int>(slot), admission);
 }
 
@@ -747,12 +791,9 @@ void World::OnAdmitted(apf::Nanos now, int ai, const apf::Admission& admission) 
 
 ListResult World::ListResultOf(const Call& call, const apf::RequestInfo& request) const {
   ListResult result;
-  const bool is_list = request.verb == "list";
+  const bool is_list = call.request->is_list;
   const bool initial_events =
-      request.verb == "watch" &&
-      apf::WatchSendsInitialEvents(request.query, scenario_.apiservers.feature_gates.count("WatchList")
-                                                      ? scenario_.apiservers.feature_gates.at("WatchList")
-                                                      : true);
+      call.request->is_watch && apf::WatchSendsInitialEvents(request.query, watch_list_gate_);
   if (!is_list && !initial_events) return result;
   result.from_cache =
       !apf::ListDelegatedToStorage(request.query, scenario_.apiservers.consistent_list_from_cache);
@@ -851,7 +892,7 @@ void World::OnExecDone(apf::Nanos now, int ai) {
       response.body_is_status = true;
       response.body_message = "limit reached on type Namespace for key";
     } else {
-      response.status_code = call.info.verb == "create" ? 201 : 200;
+      response.status_code = call.request->is_create ? 201 : 200;
     }
     DeliverResponse(now, ai, response);
   }
@@ -912,7 +953,7 @@ void World::ReleaseAttemptUncounted(int ai) {
   if (a.traced) EmitTrace(ai);
   a.live = false;
   ++a.generation;
-  free_attempts_.push_back(static_cast<std::uint32_t>(ai));
+  attempts_.Release(static_cast<std::uint32_t>(ai));
 }
 
 void World::ReleaseAttempt(int ai) {
@@ -923,7 +964,7 @@ void World::ReleaseAttempt(int ai) {
   --replicas_[a.replica]->in_flight;
   a.live = false;
   ++a.generation;
-  free_attempts_.push_back(static_cast<std::uint32_t>(ai));
+  attempts_.Release(static_cast<std::uint32_t>(ai));
 }
 
 void World::OnCallAbort(apf::Nanos now, int c) {
@@ -979,7 +1020,7 @@ void World::FinishCall(apf::Nanos now, int c) {
   const int g = call.generator;
   const bool was_watch = call.request->is_watch;
   if (call.replay_request >= 0) {
-    free_replay_requests_.push_back(static_cast<std::uint32_t>(call.replay_request));
+    replay_requests_.Release(static_cast<std::uint32_t>(call.replay_request));
     call.replay_request = -1;
   }
   call.live = false;
@@ -987,7 +1028,11 @@ void World::FinishCall(apf::Nanos now, int c) {
   call.client.reset();
   engine_.Cancel(call.wake);
   engine_.Cancel(call.abort);
-  free_calls_.push_back(static_cast<std::uint32_t>(c));
+  if (call.request->id >= 0) {
+    free_calls_by_request_[call.request->id].push_back(static_cast<std::uint32_t>(c));
+  } else {
+    calls_.Release(static_cast<std::uint32_t>(c));
+  }
   if (g < 0) return;
   Generator& gen = generators_[g];
   const TrafficSpec& t = *gen.spec;
@@ -1021,7 +1066,7 @@ void World::FinishCall(apf::Nanos now, int c) {
 void World::NoteLevel(apf::Nanos now, int replica, int level) {
   if (level < 0) return;
   Replica& rep = *replicas_[replica];
-  const apf::LevelState s = rep.flow_control->level(level);
+  const apf::LevelCounts s = rep.flow_control->counts(level);
   rep.timelines[level].SetState(now, static_cast<int>(s.executing_requests),
                                 static_cast<int>(s.executing_seats),
                                 static_cast<int>(s.waiting_requests), static_cast<int>(s.waiting_seats));

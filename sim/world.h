@@ -30,6 +30,7 @@
 #include "sim/replay_source.h"
 #include "sim/scenario.h"
 #include "sim/service_time.h"
+#include "sim/slot_pool.h"
 #include "sim/token_bucket.h"
 
 namespace sim {
@@ -95,6 +96,9 @@ class World : public EventHandler {
   };
   std::optional<RequestDetails> DetailsOf(std::uint64_t request_id) const;
   const FlowMetrics& flow_metrics() const { return metrics_; }
+
+  // spec.apiservers.loadBalancing, read once rather than compared per request.
+  enum class LoadBalancing { kSticky, kRoundRobin, kRandom, kLeastRequests };
 
  private:
   struct Replica;
@@ -179,14 +183,14 @@ class World : public EventHandler {
   std::vector<Process> processes_;
   std::vector<Generator> generators_;
   std::vector<std::unique_ptr<CompiledRequest>> requests_;
-  std::deque<Call> calls_;  // a deque: calls do not move when it grows
-  std::vector<std::uint32_t> free_calls_;
-  std::deque<Attempt> attempts_;
-  std::vector<std::uint32_t> free_attempts_;
+  SlotPool<Call> calls_;
+  // Finished calls by the request they made (CompiledRequest::id): a slot reused for the
+  // same request already holds its strings, so issuing a call copies none of them.
+  std::vector<std::vector<std::uint32_t>> free_calls_by_request_;
+  SlotPool<Attempt> attempts_;
   std::uint64_t attempts_total_ = 0;
   std::uint64_t calls_total_ = 0;
-  std::deque<ReplayRequest> replay_requests_;  // a deque: slots do not move when it grows
-  std::vector<std::uint32_t> free_replay_requests_;
+  SlotPool<ReplayRequest> replay_requests_;
   std::int64_t replayed_calls_ = 0;
   std::map<std::string, int> audit_clients_;  // identity key -> client (spec.auditLog)
   TrafficSpec audit_traffic_;
@@ -194,6 +198,8 @@ class World : public EventHandler {
   int trace_level_ = -2;   // this priority level (index in the configuration); -2: none
   std::uint64_t round_robin_ = 0;
   Random lb_random_;
+  LoadBalancing load_balancing_;
+  bool watch_list_gate_ = true;  // the WatchList feature gate (on unless the scenario says)
   apf::Nanos interval_start_ = 0;
   FlowMetrics metrics_;
   struct GatewayState {
