@@ -1,5 +1,7 @@
 #include "sim/yaml_input.h"
 
+#include <yaml-cpp/eventhandler.h>
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
