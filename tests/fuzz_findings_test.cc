@@ -65,7 +65,7 @@ TEST_CASE("audit-log UTC offsets beyond 23:59 are refused", "[fuzz][audit]") {
 }
 
 TEST_CASE("metrics object counts and sizes too large for int64 are refused", "[fuzz][metrics]") {
-  // llround(1e300) overflowed (undefined behaviour, UBSan's report).
+  // llround(1e300) is unspecified beyond int64 (glibc: -2^63, a negative object count).
   sim::InputError e = ErrorOf([] {
     sim::ResourcesFromMetricsText(
         "apiserver_storage_objects{resource=\"pods\"} 5\napiserver_storage_objects{resource=\"pods\"} 1e300\n",
@@ -108,7 +108,7 @@ TEST_CASE("model estimate refuses negative object counts sizes and watch counts"
 }
 
 TEST_CASE("an audit replay speed below 1e-6 is refused", "[fuzz][audit]") {
-  // (received - origin) / 1e-300 overflowed llround when the replay scaled arrivals.
+  // (received - origin) / 1e-300 went beyond int64 in llround when the replay scaled arrivals.
   const std::string path = std::string(APFSIM_SOURCE_DIR) + "/scenarios/speed.yaml";
   auto scenario = [](const std::string& speed) {
     return "apiVersion: apfsim/v1alpha1\nkind: Scenario\nmetadata: {name: s}\nspec:\n"
