@@ -4,9 +4,10 @@ BUILD ?= build
 BUILD_TYPE ?= Release
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 OUT ?= out
+FUZZ_SECONDS ?= 60
 APFSIM = $(BUILD)/apfsim
 
-.PHONY: deps configure build test demo bench sanitize tsan determinism clean
+.PHONY: deps configure build test demo bench sanitize tsan determinism fuzz clean
 
 deps:
 	@tools/install-deps.sh
@@ -44,5 +45,10 @@ tsan: deps
 determinism:
 	tools/check-determinism.sh $(BUILD)/apfsim $(BUILD)-asan/apfsim
 
+# libFuzzer on every input reader, FUZZ_SECONDS each, with clang (tools/run-fuzz.sh;
+# FUZZ_TARGETS="..." picks some).
+fuzz: deps
+	FUZZ_BUILD=$(BUILD)-fuzz JOBS=$(JOBS) tools/run-fuzz.sh $(FUZZ_SECONDS)
+
 clean:
-	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-tsan $(OUT)
+	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-tsan $(BUILD)-fuzz $(OUT)

@@ -69,7 +69,8 @@ std::optional<apf::Nanos> ParseRfc3339(std::string_view t) {
   } else if (i < t.size() && (t[i] == '+' || t[i] == '-')) {
     int oh, om;
     if (!Digits(t, i + 1, 2, &oh) || i + 3 >= t.size() || t[i + 3] != ':' ||
-        !Digits(t, i + 4, 2, &om)) {
+        !Digits(t, i + 4, 2, &om) || oh > 23 || om > 59) {
+      // RFC 3339's time-numoffset: hours 00-23, minutes 00-59 (Go's time.Parse agrees).
       return std::nullopt;
     }
     offset = (t[i] == '+' ? 1 : -1) * (oh * 3600 + om * 60) * apf::kSecond;

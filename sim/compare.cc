@@ -148,7 +148,9 @@ std::string Section(const std::string& title, const nlohmann::json& group,
   std::vector<std::vector<Cell>> rows;
   for (const std::string& name : order) {
     std::vector<Cell> row = {{name, 0}};
-    for (const auto& [figure, unused] : shown) {
+    for (const auto& shown_figure : shown) {
+      // Not a structured binding: clang 14 cannot capture one in the lambda below.
+      const std::string& figure = shown_figure.first;
       const Figure& f = *std::find_if(all.begin(), all.end(),
                                       [&](const Figure& x) { return figure == x.name; });
       row.push_back(FigureCell(group[name][figure], f, figure.find("Seconds") != std::string::npos));

@@ -1,5 +1,6 @@
 #include "sim/json_input.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 
@@ -7,25 +8,47 @@
 
 namespace sim {
 
+namespace {
+
+// The 1-based line and column of byte `offset` of `text`.
+SourceLocation LocationOf(std::string_view text, size_t offset, const std::string& source_name) {
+  SourceLocation where{source_name, 1, 1};
+  for (size_t i = 0; i < offset && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++where.line;
+      where.column = 1;
+    } else {
+      ++where.column;
+    }
+  }
+  return where;
+}
+
+}  // namespace
+
 nlohmann::json ParseJsonText(std::string_view text, const std::string& source_name) {
   try {
     return nlohmann::json::parse(text.begin(), text.end());
   } catch (const nlohmann::json::parse_error& e) {
-    // Turn the byte offset into a line and column.
-    size_t offset = std::min<size_t>(e.byte == 0 ? 0 : e.byte - 1, text.size());
-    int line = 1, column = 1;
-    for (size_t i = 0; i < offset; ++i) {
-      if (text[i] == '\n') {
-        ++line;
-        column = 1;
-      } else {
-        ++column;
-      }
-    }
+    const size_t offset = std::min<size_t>(e.byte == 0 ? 0 : e.byte - 1, text.size());
     std::string what = e.what();
     // nlohmann prefixes "[json.exception.parse_error.101] parse error at line 1, column 2: ".
     if (auto colon = what.find(": "); colon != std::string::npos) what = what.substr(colon + 2);
-    throw InputError({source_name, line, column}, "", "invalid JSON: " + what);
+    throw InputError(LocationOf(text, offset, source_name), "", "invalid JSON: " + what);
+  } catch (const nlohmann::json::out_of_range& e) {
+    // A number too large for a double ("1e400"): nlohmann gives no position but quotes
+    // the number ("number overflow parsing '1e400'"), so the error points at its first
+    // occurrence.
+    std::string what = e.what();
+    if (auto space = what.find("] "); space != std::string::npos) what = what.substr(space + 2);
+    SourceLocation where{source_name, 0, 0};
+    const size_t open = what.find('\''), close = what.rfind('\'');
+    if (open != std::string::npos && close > open + 1) {
+      if (size_t at = text.find(what.substr(open + 1, close - open - 1)); at != std::string_view::npos) {
+        where = LocationOf(text, at, source_name);
+      }
+    }
+    throw InputError(where, "", "invalid JSON: " + what);
   }
 }
 

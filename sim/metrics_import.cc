@@ -36,6 +36,11 @@ bool ParseLabels(std::string_view block, std::map<std::string, std::string>* lab
 
 }  // namespace
 
+// The most objects and bytes of one resource accepted: far beyond any etcd's, and small
+// enough that the rounding to int64 below cannot overflow (llround of 1e300 is undefined).
+constexpr double kMaxObjects = 1e15;
+constexpr double kMaxBytes = 1e18;
+
 std::vector<ResourceSpec> ResourcesFromMetricsText(std::string_view text, const std::string& source) {
   struct Totals {
     double objects = 0, bytes = 0;
@@ -85,9 +90,15 @@ std::vector<ResourceSpec> ResourcesFromMetricsText(std::string_view text, const 
     Totals& t = found[{group, resource}];
     if (objects) {
       t.objects += value;
+      if (t.objects > kMaxObjects) {
+        fail("more than 1e15 objects of " + gr + " (" + value_text + " here): no etcd holds so many");
+      }
     } else {
       t.bytes += value;
       t.has_bytes = true;
+      if (t.bytes > kMaxBytes) {
+        fail("more than 1e18 bytes of " + gr + " (" + value_text + " here): no etcd holds so much");
+      }
     }
   }
   std::vector<ResourceSpec> resources;

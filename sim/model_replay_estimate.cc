@@ -75,9 +75,14 @@ nlohmann::json ReplayEstimateCases(const nlohmann::json& cases, const std::strin
 
     apf::ObjectStatsResult stats;
     stats.stats.object_count = c.IntOr("objectCount", 0);
+    if (stats.stats.object_count < 0) c["objectCount"].Fail("must not be negative");
     stats.stats.estimated_average_object_size_bytes = c.IntOr("avgObjectSizeBytes", 0);
+    if (stats.stats.estimated_average_object_size_bytes < 0) {
+      c["avgObjectSizeBytes"].Fail("must not be negative");
+    }
     stats.error = ReadStatsError(c);
     const std::int64_t watch_count = c.IntOr("watchCount", 0);
+    if (watch_count < 0) c["watchCount"].Fail("must not be negative");
     const std::int64_t max_seats = c.IntOr("maxSeats", 0);
     if (max_seats < 0) c["maxSeats"].Fail("must not be negative");
 

@@ -551,7 +551,11 @@ void ReadAuditLog(const YamlValue& v, Scenario* s, std::set<std::string>* names)
   a.to = time("to");
   if (a.from && a.to && *a.to <= *a.from) m.Required("to").Fail("must be after `from`");
   a.speed = m.NumberOr("speed", 1);
-  if (!(a.speed > 0) || a.speed > 1e6) m.Required("speed").Fail("must be a positive factor up to 1e6");
+  // Bounded both ways: a factor below 1e-6 stretches the log's arrivals past the int64
+  // nanoseconds of virtual time (llround would overflow).
+  if (!(a.speed >= 1e-6) || a.speed > 1e6) {
+    m.Required("speed").Fail("must be a factor between 1e-6 and 1e6");
+  }
   a.reorder_window = m.DurationOr("reorderWindow", a.reorder_window);
   if (a.reorder_window < 0) m.Required("reorderWindow").Fail("must not be negative");
   if (auto users = m.Optional("users")) {
@@ -644,7 +648,16 @@ Expectation ReadExpectation(const YamlValue& v, const Scenario& s) {
 }  // namespace
 
 Scenario LoadScenario(const std::string& path, const std::vector<std::string>& overrides) {
-  std::vector<YAML::Node> docs = LoadYamlFile(path);
+  return ReadScenarioDocuments(LoadYamlFile(path), path, overrides);
+}
+
+Scenario ParseScenarioText(std::string_view text, const std::string& path,
+                           const std::vector<std::string>& overrides) {
+  return ReadScenarioDocuments(ParseYamlDocuments(text, path), path, overrides);
+}
+
+Scenario ReadScenarioDocuments(std::vector<YAML::Node> docs, const std::string& path,
+                               const std::vector<std::string>& overrides) {
   if (docs.size() != 1) {
     throw InputError({path, docs.empty() ? 0 : 1, 0}, "",
                      docs.empty() ? "the file is empty: expected one Scenario"

@@ -1,5 +1,7 @@
 #include "sim/yaml_input.h"
 
+#include <yaml-cpp/eventhandler.h>
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -283,6 +285,49 @@ std::optional<int> TabInIndentation(std::string_view text, int line) {
   return std::nullopt;
 }
 
+// yaml-cpp 0.7's LoadAll loops for ever, adding a null document each time, when a
+// document starts with a token that no node can start with: a ',' outside [ ] or { }
+// (yaml-cpp issue 1040; fixed in 0.8.0). The parser then starts every document at the
+// same token, so this pass runs yaml-cpp's own parser with an event handler that stops at
+// the first document starting where the one before it did, and returns its offset.
+// Syntax errors are left to the real parse, which reports them.
+class StuckDocumentFinder : public YAML::EventHandler {
+ public:
+  std::optional<int> stuck_at;
+
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    if (last_start_ && *last_start_ == mark.pos) stuck_at = mark.pos;
+    last_start_ = mark.pos;
+  }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+
+ private:
+  std::optional<int> last_start_;
+};
+
+std::optional<size_t> StuckDocument(const std::string& text) {
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  StuckDocumentFinder finder;
+  try {
+    while (!finder.stuck_at && parser.HandleNextDocument(finder)) {
+    }
+  } catch (const YAML::Exception&) {
+    return std::nullopt;
+  }
+  if (!finder.stuck_at) return std::nullopt;
+  return static_cast<size_t>(*finder.stuck_at);
+}
+
 }  // namespace
 
 std::vector<YAML::Node> ParseYamlDocuments(std::string_view text, const std::string& source_name) {
@@ -297,8 +342,17 @@ std::vector<YAML::Node> ParseYamlDocuments(std::string_view text, const std::str
     }
     return InputError({source_name, mark.line + 1, mark.column + 1}, "", "invalid YAML: " + msg);
   };
+  std::string copy(text);
+  if (std::optional<size_t> stuck = StuckDocument(copy)) {
+    // The offset counts bytes after a byte-order mark, as yaml-cpp's marks do.
+    const size_t bom = text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
+    const size_t at = std::min(*stuck + bom, text.size());
+    const std::string token = at < text.size() ? std::string(1, text[at]) : std::string();
+    throw InputError(LocationAt(text, at, source_name), "",
+                     "invalid YAML: a value cannot start with \"" + token +
+                         "\" (quote a string that starts with it)");
+  }
   try {
-    std::string copy(text);
     for (YAML::Node& doc : YAML::LoadAll(copy)) {
       if (doc.IsDefined() && !doc.IsNull()) docs.push_back(doc);
     }
