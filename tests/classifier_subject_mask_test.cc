@@ -10,6 +10,7 @@
 #include "apf/classifier.h"
 #include "apf/user_info.h"
 #include "sim/flowcontrol_loader.h"
+#include "tests/request_support.h"
 
 namespace {
 
@@ -44,14 +45,8 @@ std::vector<apf::RequestInfo> Requests() {
   std::vector<apf::RequestInfo> out;
   auto resource = [&](std::string verb, std::string group, std::string res, std::string ns,
                       std::string sub = "") {
-    apf::RequestInfo r;
-    r.is_resource_request = true;
-    r.verb = std::move(verb);
-    r.api_group = std::move(group);
-    r.resource = std::move(res);
-    r.namespace_name = std::move(ns);
-    r.subresource = std::move(sub);
-    out.push_back(r);
+    out.push_back(test_support::ResourceRequest(std::move(verb), std::move(group), std::move(res),
+                                                std::move(ns), std::move(sub)));
   };
   resource("get", "", "pods", "default");
   resource("list", "", "pods", "");
@@ -62,13 +57,8 @@ std::vector<apf::RequestInfo> Requests() {
   resource("get", "", "endpoints", "kube-system");
   resource("watch", "apps", "deployments", "app-1");
   resource("get", "", "configmaps", "ns-1");
-  apf::RequestInfo healthz;
-  healthz.verb = "get";
-  healthz.path = "/healthz";
-  out.push_back(healthz);
-  apf::RequestInfo metrics = healthz;
-  metrics.path = "/metrics";
-  out.push_back(metrics);
+  out.push_back(test_support::NonResourceRequest("get", "/healthz"));
+  out.push_back(test_support::NonResourceRequest("get", "/metrics"));
   return out;
 }
 

@@ -14,6 +14,7 @@
 #include "apf/user_info.h"
 #include "sim/flowcontrol_loader.h"
 #include "sim/random.h"
+#include "tests/request_support.h"
 
 using apf::Classification;
 using apf::Classifier;
@@ -34,25 +35,8 @@ Result Classify(const Classifier& c, const UserInfo& user, const RequestInfo& in
           std::string(r.distinguisher), c.FlowHash(r), r.fell_back_to_catch_all};
 }
 
-RequestInfo Resource(std::string verb, std::string group, std::string resource, std::string ns,
-                     std::string subresource = "") {
-  RequestInfo r;
-  r.is_resource_request = true;
-  r.verb = std::move(verb);
-  r.api_group = std::move(group);
-  r.resource = std::move(resource);
-  r.namespace_name = std::move(ns);
-  r.subresource = std::move(subresource);
-  return r;
-}
-
-RequestInfo NonResource(std::string verb, std::string path) {
-  RequestInfo r;
-  r.is_resource_request = false;
-  r.verb = std::move(verb);
-  r.path = std::move(path);
-  return r;
-}
+using test_support::NonResourceRequest;
+using test_support::ResourceRequest;
 
 sim::FlowControlSetup Setup(const std::string& yaml = "", apf::KubernetesVersion v = {1, 36}) {
   sim::FlowControlManifests m = sim::ParseFlowControlYaml(yaml, "test.yaml");
@@ -75,7 +59,7 @@ TEST_CASE("a system:masters user is exempt", "[classifier]") {
   const auto setup = Setup();
   const Classifier c(setup.config);
   const Result r = Classify(c, apf::AuthenticatedUser("admin", {"system:masters"}),
-                            Resource("delete", "", "pods", "default"));
+                            ResourceRequest("delete", "", "pods", "default"));
   CHECK(r.flow_schema == "exempt");
   CHECK(r.priority_level == "exempt");
   CHECK(r.distinguisher == "");  // exempt levels have no queues: no distinguisher, hash 0
@@ -86,8 +70,8 @@ TEST_CASE("a kubelet renewing its lease goes to node-high, one flow per node", "
   const auto setup = Setup();
   const Classifier c(setup.config);
   const UserInfo kubelet = apf::AuthenticatedUser("system:node:node-7", {"system:nodes"});
-  const Result r =
-      Classify(c, kubelet, Resource("update", "coordination.k8s.io", "leases", "kube-node-lease"));
+  const Result r = Classify(
+      c, kubelet, ResourceRequest("update", "coordination.k8s.io", "leases", "kube-node-lease"));
   // system-leader-election (100) is for controllers and the scheduler; system-node-high
   // (400) takes the nodes group's leases.
   CHECK(r.flow_schema == "system-node-high");
@@ -95,9 +79,9 @@ TEST_CASE("a kubelet renewing its lease goes to node-high, one flow per node", "
   CHECK(r.distinguisher == "system:node:node-7");  // ByUser
   CHECK(r.hash == apf::HashFlowID("system-node-high", "system:node:node-7"));
   // Its node status updates too; its other traffic goes to system-nodes (500).
-  CHECK(Classify(c, kubelet, Resource("patch", "", "nodes", "", "status")).flow_schema ==
+  CHECK(Classify(c, kubelet, ResourceRequest("patch", "", "nodes", "", "status")).flow_schema ==
         "system-node-high");
-  const Result pods = Classify(c, kubelet, Resource("list", "", "pods", ""));
+  const Result pods = Classify(c, kubelet, ResourceRequest("list", "", "pods", ""));
   CHECK(pods.flow_schema == "system-nodes");
   CHECK(pods.priority_level == "system");
 }
@@ -106,18 +90,18 @@ TEST_CASE("kube-controller-manager goes to workload-high by namespace", "[classi
   const auto setup = Setup();
   const Classifier c(setup.config);
   const UserInfo kcm = apf::AuthenticatedUser("system:kube-controller-manager");
-  Result r = Classify(c, kcm, Resource("update", "apps", "deployments", "shop", "status"));
+  Result r = Classify(c, kcm, ResourceRequest("update", "apps", "deployments", "shop", "status"));
   CHECK(r.flow_schema == "kube-controller-manager");
   CHECK(r.priority_level == "workload-high");
   CHECK(r.distinguisher == "shop");  // ByNamespace
   CHECK(r.hash == apf::HashFlowID("kube-controller-manager", "shop"));
   // An all-namespace list has namespace "": the appendix A vector for ("kube-controller-
   // manager", "") applies.
-  r = Classify(c, kcm, Resource("list", "", "pods", ""));
+  r = Classify(c, kcm, ResourceRequest("list", "", "pods", ""));
   CHECK(r.distinguisher == "");
   CHECK(r.hash == 14257900033262264633ULL);
   // Its leader election lease goes to leader-election.
-  r = Classify(c, kcm, Resource("update", "coordination.k8s.io", "leases", "kube-system"));
+  r = Classify(c, kcm, ResourceRequest("update", "coordination.k8s.io", "leases", "kube-system"));
   CHECK(r.flow_schema == "system-leader-election");
   CHECK(r.priority_level == "leader-election");
   CHECK(r.distinguisher == "system:kube-controller-manager");
@@ -127,7 +111,7 @@ TEST_CASE("a kube-system service account goes to workload-high", "[classifier]")
   const auto setup = Setup();
   const Classifier c(setup.config);
   const UserInfo sa = apf::ServiceAccountUser("kube-system", "replicaset-controller");
-  const Result r = Classify(c, sa, Resource("create", "", "pods", "shop"));
+  const Result r = Classify(c, sa, ResourceRequest("create", "", "pods", "shop"));
   CHECK(r.flow_schema == "kube-system-service-accounts");
   CHECK(r.priority_level == "workload-high");
   CHECK(r.distinguisher == "shop");
@@ -139,14 +123,14 @@ TEST_CASE("the tenant operator's list goes to workload-low as its own flow (seed
   const Classifier c(setup.config);
   const Result r =
       Classify(c, kTenantOperator,
-               Resource("list", "platform.example.com", "tenantbindings", "tenant-a0412"));
+               ResourceRequest("list", "platform.example.com", "tenantbindings", "tenant-a0412"));
   // Seed 000: "it matched the service-accounts FlowSchema (matchingPrecedence 9000) and went
   // to workload-low"; service-accounts distinguishes by user, so all 1,800 LISTs were one flow.
   CHECK(r.flow_schema == "service-accounts");
   CHECK(r.priority_level == "workload-low");
   CHECK(r.distinguisher == "system:serviceaccount:platform:tenant-operator");
   CHECK(Classify(c, kTenantOperator,
-                 Resource("list", "platform.example.com", "tenantbindings", "tenant-b0077"))
+                 ResourceRequest("list", "platform.example.com", "tenantbindings", "tenant-b0077"))
             .hash == r.hash);
 }
 
@@ -154,7 +138,7 @@ TEST_CASE("a human kubectl user falls through to global-default", "[classifier]"
   const auto setup = Setup();
   const Classifier c(setup.config);
   const Result r = Classify(c, apf::AuthenticatedUser("alice", {"dev"}),
-                            Resource("get", "", "pods", "platform"));
+                            ResourceRequest("get", "", "pods", "platform"));
   CHECK(r.flow_schema == "global-default");
   CHECK(r.priority_level == "global-default");
   CHECK(r.distinguisher == "alice");
@@ -168,18 +152,18 @@ TEST_CASE("GET /healthz from anyone is a probe, and so are its subpaths", "[clas
                               apf::ServiceAccountUser("platform", "tenant-operator")}) {
     for (const char* path : {"/healthz", "/readyz", "/livez", "/healthz/etcd", "/readyz/ping"}) {
       INFO(who.name << " " << path);
-      const Result r = Classify(c, who, NonResource("get", path));
+      const Result r = Classify(c, who, NonResourceRequest("get", path));
       CHECK(r.flow_schema == "probes");
       CHECK(r.priority_level == "exempt");
     }
   }
   // Only GET; and /healthzx is not a subpath.
-  CHECK(Classify(c, apf::AnonymousUser(), NonResource("post", "/healthz")).flow_schema ==
+  CHECK(Classify(c, apf::AnonymousUser(), NonResourceRequest("post", "/healthz")).flow_schema ==
         "global-default");
-  CHECK(Classify(c, apf::AnonymousUser(), NonResource("get", "/healthzx")).flow_schema ==
+  CHECK(Classify(c, apf::AnonymousUser(), NonResourceRequest("get", "/healthzx")).flow_schema ==
         "global-default");
   // The anonymous user is one flow of global-default.
-  CHECK(Classify(c, apf::AnonymousUser(), NonResource("get", "/version")).distinguisher ==
+  CHECK(Classify(c, apf::AnonymousUser(), NonResourceRequest("get", "/version")).distinguisher ==
         "system:anonymous");
 }
 
@@ -189,7 +173,7 @@ TEST_CASE("with seed 000's fence the operator's lists go to tenant-sweep, its wr
   const Classifier c(setup.config);
   const Result list =
       Classify(c, kTenantOperator,
-               Resource("list", "platform.example.com", "tenantbindings", "tenant-a0412"));
+               ResourceRequest("list", "platform.example.com", "tenantbindings", "tenant-a0412"));
   CHECK(list.flow_schema == "tenant-operator-lists");
   CHECK(list.priority_level == "tenant-sweep");
   CHECK(list.distinguisher == "system:serviceaccount:platform:tenant-operator");
@@ -200,13 +184,13 @@ TEST_CASE("with seed 000's fence the operator's lists go to tenant-sweep, its wr
     INFO(verb);
     const Result r =
         Classify(c, kTenantOperator,
-                 Resource(verb, "platform.example.com", "tenantbindings", "tenant-a0412"));
+                 ResourceRequest(verb, "platform.example.com", "tenantbindings", "tenant-a0412"));
     CHECK(r.flow_schema == "service-accounts");
     CHECK(r.priority_level == "workload-low");
   }
   // Another service account's list is not fenced.
   CHECK(Classify(c, apf::ServiceAccountUser("argocd", "argocd-application-controller"),
-                 Resource("list", "platform.example.com", "tenantbindings", "tenant-a0412"))
+                 ResourceRequest("list", "platform.example.com", "tenantbindings", "tenant-a0412"))
             .flow_schema == "service-accounts");
 }
 
@@ -237,20 +221,23 @@ spec:
 )");
   const Classifier c(setup.config);
   const UserInfo bob = apf::AuthenticatedUser("bob");
-  CHECK(Classify(c, bob, Resource("get", "", "pods", "team-a")).flow_schema == "pods-only");
+  CHECK(Classify(c, bob, ResourceRequest("get", "", "pods", "team-a")).flow_schema == "pods-only");
   // "pods" does not match pods/log; only the exact "pods/log" does.
-  CHECK(Classify(c, bob, Resource("get", "", "pods", "team-a", "log")).flow_schema == "logs");
-  CHECK(Classify(c, bob, Resource("get", "", "pods", "team-b", "log")).flow_schema ==
+  CHECK(Classify(c, bob, ResourceRequest("get", "", "pods", "team-a", "log")).flow_schema ==
+        "logs");
+  CHECK(Classify(c, bob, ResourceRequest("get", "", "pods", "team-b", "log")).flow_schema ==
         "global-default");
   // namespaces ["*"] does not take namespace-less requests; clusterScope does.
-  CHECK(Classify(c, bob, Resource("get", "", "pods", "")).flow_schema == "global-default");
-  CHECK(Classify(c, bob, Resource("get", "", "pods", "", "log")).flow_schema == "logs");
+  CHECK(Classify(c, bob, ResourceRequest("get", "", "pods", "")).flow_schema == "global-default");
+  CHECK(Classify(c, bob, ResourceRequest("get", "", "pods", "", "log")).flow_schema == "logs");
   // The group must match: apps/pods is not core pods; the verb must match.
-  CHECK(Classify(c, bob, Resource("get", "apps", "pods", "team-a")).flow_schema ==
+  CHECK(Classify(c, bob, ResourceRequest("get", "apps", "pods", "team-a")).flow_schema ==
         "global-default");
-  CHECK(Classify(c, bob, Resource("list", "", "pods", "team-a")).flow_schema == "global-default");
+  CHECK(Classify(c, bob, ResourceRequest("list", "", "pods", "team-a")).flow_schema ==
+        "global-default");
   // A resource rule never matches a non-resource request.
-  CHECK(Classify(c, bob, NonResource("get", "/api/v1/pods")).flow_schema == "global-default");
+  CHECK(Classify(c, bob, NonResourceRequest("get", "/api/v1/pods")).flow_schema ==
+        "global-default");
 }
 
 TEST_CASE("non-resource URL patterns: exact-or-subpath, trailing /*, and *",
@@ -269,14 +256,14 @@ spec:
 )");
   const Classifier c(setup.config);
   const UserInfo u = apf::AuthenticatedUser("prometheus");
-  CHECK(Classify(c, u, NonResource("get", "/metrics")).flow_schema == "metrics");
-  CHECK(Classify(c, u, NonResource("get", "/metrics/slis")).flow_schema == "metrics");
-  CHECK(Classify(c, u, NonResource("get", "/metricsz")).flow_schema == "global-default");
-  CHECK(Classify(c, u, NonResource("get", "/debug/pprof/heap")).flow_schema == "metrics");
+  CHECK(Classify(c, u, NonResourceRequest("get", "/metrics")).flow_schema == "metrics");
+  CHECK(Classify(c, u, NonResourceRequest("get", "/metrics/slis")).flow_schema == "metrics");
+  CHECK(Classify(c, u, NonResourceRequest("get", "/metricsz")).flow_schema == "global-default");
+  CHECK(Classify(c, u, NonResourceRequest("get", "/debug/pprof/heap")).flow_schema == "metrics");
   // "/debug/*" does not match "/debug" itself.
-  CHECK(Classify(c, u, NonResource("get", "/debug")).flow_schema == "global-default");
+  CHECK(Classify(c, u, NonResourceRequest("get", "/debug")).flow_schema == "global-default");
   // Group "*" matches a user with no groups at all.
-  CHECK(Classify(c, UserInfo{"nobody", {}}, NonResource("get", "/metrics")).flow_schema ==
+  CHECK(Classify(c, UserInfo{"nobody", {}}, NonResourceRequest("get", "/metrics")).flow_schema ==
         "metrics");
 }
 
@@ -304,7 +291,7 @@ spec:
     resourceRules: [{verbs: ["*"], apiGroups: ["*"], resources: ["*"], namespaces: ["*"], clusterScope: true}]
 )");
   const Classifier c(setup.config);
-  const RequestInfo get = Resource("get", "", "configmaps", "x");
+  const RequestInfo get = ResourceRequest("get", "", "configmaps", "x");
   CHECK(Classify(c, apf::ServiceAccountUser("team-a", "api"), get).flow_schema == "team-a-all");
   CHECK(Classify(c, apf::ServiceAccountUser("team-ab", "api"), get).flow_schema ==
         "service-accounts");
@@ -348,8 +335,9 @@ spec:
     nonResourceRules: [{verbs: ["*"], nonResourceURLs: ["*"]}]
 )");
   const Classifier c(setup.config);
-  CHECK(Classify(c, apf::AuthenticatedUser("x"), NonResource("get", "/version")).flow_schema ==
-        "a-first");
+  CHECK(
+      Classify(c, apf::AuthenticatedUser("x"), NonResourceRequest("get", "/version")).flow_schema ==
+      "a-first");
   const auto& schemas = setup.config.flow_schemas;
   for (size_t i = 1; i < schemas.size(); ++i) {
     const auto& a = schemas[i - 1];
@@ -401,11 +389,11 @@ spec:
     nonResourceRules: [{verbs: ["*"], nonResourceURLs: ["*"]}]
 )");
   const Classifier c(setup.config);
-  Result r = Classify(c, apf::AuthenticatedUser("carol"), NonResource("get", "/x"));
+  Result r = Classify(c, apf::AuthenticatedUser("carol"), NonResourceRequest("get", "/x"));
   CHECK(r.flow_schema == "to-one-queue");
   CHECK(r.distinguisher == "");
   CHECK(r.hash == 0);
-  r = Classify(c, apf::AuthenticatedUser("dave"), NonResource("get", "/x"));
+  r = Classify(c, apf::AuthenticatedUser("dave"), NonResourceRequest("get", "/x"));
   CHECK(r.priority_level == "rejecting");
   CHECK(r.distinguisher == "");
   CHECK(r.hash == 0);
@@ -432,7 +420,7 @@ spec:
   }
   CHECK(noted);
   const Classifier c(setup.config);
-  CHECK(Classify(c, apf::AuthenticatedUser("alice"), NonResource("get", "/x")).flow_schema ==
+  CHECK(Classify(c, apf::AuthenticatedUser("alice"), NonResourceRequest("get", "/x")).flow_schema ==
         "global-default");
 }
 
@@ -445,7 +433,7 @@ TEST_CASE("a request no schema matches falls back to catch-all", "[classifier][c
   CHECK(setup.config.flow_schemas.front().metadata.name == "exempt");
   CHECK(setup.config.flow_schemas.back().metadata.name == "catch-all");
   const Classifier c(setup.config);
-  const Result r = Classify(c, UserInfo{"ghost", {}}, Resource("get", "", "pods", "x"));
+  const Result r = Classify(c, UserInfo{"ghost", {}}, ResourceRequest("get", "", "pods", "x"));
   CHECK(r.flow_schema == "catch-all");
   CHECK(r.fell_back);
   CHECK(r.priority_level == "catch-all");
