@@ -298,8 +298,8 @@ int QueueSet::ShuffleShard(std::uint64_t flow_hash) {
   ++enqueues_;
   int best = -1;
   SeatSeconds best_work = kMaxSeatSeconds;
-  for (int i = 0; i < hand.size; ++i) {
-    const int index = hand[(offset + i) % hand.size];
+  for (int i = 0, at = offset; i < hand.size; ++i, at = at + 1 == hand.size ? 0 : at + 1) {
+    const int index = hand[at];
     const SeatSeconds work = queues_[queue_order_[index]].total_work_sum;
     if (work < best_work) {
       best_work = work;
