@@ -4,6 +4,7 @@
 #include <cassert>
 #include <charconv>
 #include <cmath>
+#include <memory>
 #include <nlohmann/json.hpp>
 
 #include "apf/event_rate_limit.h"
@@ -662,7 +663,10 @@ void World::SendAttempt(apf::Nanos now, int c, const CallStep& step) {
   const std::uint32_t slot = attempts_.Acquire();
   Attempt& a = attempts_[slot];
   const std::uint32_t generation = a.generation;
-  a = Attempt{};
+  // A fresh attempt built in place: assigning Attempt{} would build a temporary and
+  // move every field of it.
+  std::destroy_at(&a);
+  std::construct_at(&a);
   a.generation = generation;
   a.live = true;
   a.call = c;
