@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cstring>
+#include <string_view>
 
 #include "apf/long_running.h"
 #include "apf/priority_level_limits.h"
@@ -105,7 +106,8 @@ Admission FlowControl::Start(Nanos now, std::uint64_t id, const UserInfo& user,
     return StartMaxInFlight(now, user, request, long_running);
   }
   Admission a;
-  if (SkipsPriorityAndFairness(request)) return a;  // kBypass
+  // SkipsPriorityAndFairness, with the long-running test already made.
+  if (long_running && std::string_view(request.verb) != "watch") return a;  // kBypass
 
   const RequestDigest digest = MakeRequestDigest(user, request);
   const Classification c =

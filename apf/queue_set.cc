@@ -298,8 +298,8 @@ int QueueSet::ShuffleShard(std::uint64_t flow_hash) {
   ++enqueues_;
   int best = -1;
   SeatSeconds best_work = kMaxSeatSeconds;
-  for (int i = 0; i < hand.size; ++i) {
-    const int index = hand[(offset + i) % hand.size];
+  for (int i = 0, at = offset; i < hand.size; ++i, at = at + 1 == hand.size ? 0 : at + 1) {
+    const int index = hand[at];
     const SeatSeconds work = queues_[queue_order_[index]].total_work_sum;
     if (work < best_work) {
       best_work = work;
@@ -354,6 +354,10 @@ std::optional<int> QueueSet::FindDispatchPosition() {
     if (best < 0) return std::nullopt;
     return best;
   }
+  // A single queue with a finite finish is the scan's choice wherever it starts.
+  if (finite_leaves_ == 0) return std::nullopt;
+  if (finite_leaves_ == 1) return finite_positions_;
+  FixTree();
   // The root holds the least finish and its leftmost queue. The scan from `start` meets
   // that queue first unless an equal finish lies at or after `start`.
   const TreeNode& least = tree_[1];
@@ -565,17 +569,32 @@ void QueueSet::RefreshKey(const Queue& q) {
   if (!q.listed || dispatch_by_scan_) return;
   SeatSeconds key = kMaxSeatSeconds;
   if (q.waiting.head != kNone) key = q.next_dispatch_r + pool_[q.waiting.head].total_work;
-  int node = tree_leaves_ + q.index;
-  if (tree_[node].key == key) return;
-  tree_[node].key = key;
-  // Up to the root, or to the first node whose winner did not change.
-  for (node /= 2; node >= 1; node /= 2) {
-    const TreeNode& left = tree_[2 * node];
-    const TreeNode& right = tree_[2 * node + 1];
-    const TreeNode& winner = right.key < left.key ? right : left;
-    if (winner.key == tree_[node].key && winner.position == tree_[node].position) break;
-    tree_[node] = winner;
+  TreeNode& leaf = tree_[tree_leaves_ + q.index];
+  if (leaf.key == key) return;
+  if ((leaf.key == kMaxSeatSeconds) != (key == kMaxSeatSeconds)) {
+    finite_leaves_ += key == kMaxSeatSeconds ? -1 : 1;
+    finite_positions_ ^= q.index;
   }
+  leaf.key = key;
+  if (!leaf_dirty_[q.index]) {
+    leaf_dirty_[q.index] = 1;
+    dirty_leaves_.push_back(q.index);
+  }
+}
+
+// Recomputes every inner node above a changed leaf, each path up to the root: a node's
+// last recomputation comes after its children's, so every node ends as the winner of its
+// final children, whatever the order of the paths.
+void QueueSet::FixTree() {
+  for (const int position : dirty_leaves_) {
+    leaf_dirty_[position] = 0;
+    for (int node = (tree_leaves_ + position) / 2; node >= 1; node /= 2) {
+      const TreeNode& left = tree_[2 * node];
+      const TreeNode& right = tree_[2 * node + 1];
+      tree_[node] = right.key < left.key ? right : left;
+    }
+  }
+  dirty_leaves_.clear();
 }
 
 void QueueSet::RebuildTree() {
@@ -583,11 +602,18 @@ void QueueSet::RebuildTree() {
   tree_leaves_ = 1;
   while (tree_leaves_ < num_queues()) tree_leaves_ *= 2;
   tree_.assign(2 * tree_leaves_, TreeNode{});
+  leaf_dirty_.assign(tree_leaves_, 0);
+  dirty_leaves_.clear();
+  finite_leaves_ = finite_positions_ = 0;
   for (int i = 0; i < num_queues(); ++i) {
     const Queue& q = queues_[queue_order_[i]];
     TreeNode& leaf = tree_[tree_leaves_ + i];
     leaf.position = i;
     if (q.waiting.head != kNone) leaf.key = q.next_dispatch_r + pool_[q.waiting.head].total_work;
+    if (leaf.key != kMaxSeatSeconds) {
+      ++finite_leaves_;
+      finite_positions_ ^= i;
+    }
   }
   for (int node = tree_leaves_ - 1; node >= 1; --node) {
     const TreeNode& left = tree_[2 * node];

@@ -294,6 +294,7 @@ class QueueSet {
   void AddQueues(int count);
   void Unlist(std::uint32_t queue);
   void RefreshKey(const Queue& q);
+  void FixTree();
   void RebuildTree();
   TreeNode TreeMin(int begin, int end) const;
 
@@ -308,6 +309,13 @@ class QueueSet {
   std::vector<std::uint32_t> queue_order_;  // qs.queues: slots by index
   std::vector<TreeNode> tree_;              // 2 * tree_leaves_ nodes, root at 1
   int tree_leaves_ = 0;
+  // Leaves are kept current, inner nodes only when a dispatch needs them (FixTree): most
+  // dispatches find a single queue with a finite key, whose position the XOR names, and
+  // need no tree at all. A leaf whose path above is stale is listed once in dirty_leaves_.
+  std::vector<std::uint8_t> leaf_dirty_;  // by position
+  std::vector<int> dirty_leaves_;
+  int finite_leaves_ = 0;     // leaves with a key below kMaxSeatSeconds
+  int finite_positions_ = 0;  // the XOR of their positions
   bool dispatch_by_scan_ = false;
 
   std::vector<Request> pool_;

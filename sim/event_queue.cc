@@ -83,23 +83,18 @@ bool EventQueue::SettleMinimum() {
       }
     }
     if (b < 0) return false;
+    // Cancelled entries move down with the live ones and are dropped in bucket 0:
+    // telling them apart here would read every moved entry's slot, a likely cache miss,
+    // while cancellations are few. A dead minimum is as good a base as a live one.
     std::vector<Entry>& from = buckets_[b];
-    const Entry* min = nullptr;
+    const Entry* min = &from.front();
     for (const Entry& e : from) {
-      if (IsLive(e) && (!min || Before(e, *min))) min = &e;
+      if (Before(e, *min)) min = &e;
     }
     occupied_[b >> 6] &= ~(std::uint64_t{1} << (b & 63));
-    if (!min) {  // only dead entries
-      entries_ -= from.size();
-      from.clear();
-      continue;
-    }
     last_ = *min;
-    const size_t n = from.size();
-    entries_ -= n;
-    for (size_t i = 0; i < n; ++i) {
-      if (IsLive(from[i])) Insert(from[i]);
-    }
+    entries_ -= from.size();
+    for (const Entry& e : from) Insert(e);
     from.clear();
   }
 }

@@ -113,10 +113,18 @@ const ServiceTimeRule* ServiceTimeModel::Match(const apf::RequestInfo& request,
   return &rules_.back();
 }
 
+int ServiceTimeModel::RuleIndex(const apf::RequestInfo& request, bool list_from_cache) const {
+  return static_cast<int>(Match(request, list_from_cache) - rules_.data());
+}
+
 apf::Nanos ServiceTimeModel::Sample(const apf::RequestInfo& request, const ListResult& list,
                                     Random& rng) const {
-  const ServiceTimeRule* rule = Match(request, list.from_cache);
-  const LognormalParams& ln = lognormal_[static_cast<size_t>(rule - rules_.data())];
+  return SampleRule(RuleIndex(request, list.from_cache), list, rng);
+}
+
+apf::Nanos ServiceTimeModel::SampleRule(int rule_index, const ListResult& list, Random& rng) const {
+  const ServiceTimeRule* rule = &rules_[static_cast<size_t>(rule_index)];
+  const LognormalParams& ln = lognormal_[static_cast<size_t>(rule_index)];
   apf::Nanos t = ln.precomputed ? RoundNanos(std::exp(rng.Normal(ln.mu, ln.sigma)))
                                 : SampleDuration(rule->time, rng);
   t += rule->per_object * list.objects;

@@ -33,6 +33,12 @@ class ServiceTimeModel {
   // events) returns.
   apf::Nanos Sample(const apf::RequestInfo& request, const ListResult& list, Random& rng) const;
 
+  // Sample in two steps, for a caller that issues the same request many times: the rule
+  // depends only on the request's verb, resource and subresource (and on whether a LIST is
+  // served from the cache), so it can be looked up once per request template.
+  int RuleIndex(const apf::RequestInfo& request, bool list_from_cache) const;
+  apf::Nanos SampleRule(int rule, const ListResult& list, Random& rng) const;
+
   // The built-in rules used after the scenario's (scenarios/README.md lists them).
   static std::vector<ServiceTimeRule> Defaults();
 

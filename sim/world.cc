@@ -4,6 +4,7 @@
 #include <cassert>
 #include <charconv>
 #include <cmath>
+#include <memory>
 #include <nlohmann/json.hpp>
 
 #include "apf/event_rate_limit.h"
@@ -46,6 +47,9 @@ struct World::CompiledRequest {
   bool is_create = false;
   bool long_running = false;
   std::optional<apf::Nanos> query_timeout;  // an explicit ?timeout= in the template
+  // The service-time rule of every call of this request (the verb, resource and
+  // subresource are the template's), by whether a LIST is served from the cache.
+  int service_rule[2] = {-1, -1};
 };
 
 // A replayed row's request: its template and compiled form live together in a pool slot
@@ -372,6 +376,8 @@ void World::CompileRequest(const RequestTemplate& t, CompiledRequest* c) const {
   c->call_options.kind = c->is_watch ? CallKind::kWatch : CallKind::kDo;
   c->call_options.method = MethodOf(t.verb);
   if (!info.query.timeout.empty()) c->query_timeout = ParseDuration(info.query.timeout);
+  c->service_rule[0] = service_time_.RuleIndex(info, false);
+  c->service_rule[1] = service_time_.RuleIndex(info, true);
 }
 
 void World::BuildClients() {
@@ -657,7 +663,10 @@ void World::SendAttempt(apf::Nanos now, int c, const CallStep& step) {
   const std::uint32_t slot = attempts_.Acquire();
   Attempt& a = attempts_[slot];
   const std::uint32_t generation = a.generation;
-  a = Attempt{};
+  // A fresh attempt built in place: assigning Attempt{} would build a temporary and
+  // move every field of it.
+  std::destroy_at(&a);
+  std::construct_at(&a);
   a.generation = generation;
   a.live = true;
   a.call = c;
@@ -833,7 +842,9 @@ void World::StartExecution(apf::Nanos now, int ai) {
   } else if (call.request->tmpl->service_time) {
     service = SampleDuration(*call.request->tmpl->service_time, rep.service_rng);
   } else {
-    service = service_time_.Sample(info, ListResultOf(call, info), rep.service_rng);
+    const ListResult list = ListResultOf(call, info);
+    service = service_time_.SampleRule(call.request->service_rule[list.from_cache ? 1 : 0], list,
+                                       rep.service_rng);
   }
   const std::uint64_t ref = Ref(ai, a.generation);
   if (rep.backend) {

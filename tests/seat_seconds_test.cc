@@ -1,6 +1,8 @@
 // SeatSeconds arithmetic, against the spot values of APF-SPEC appendix A and the
 // conventions of section 0.2.
 #include <catch2/catch.hpp>
+#include <cmath>
+#include <cstdint>
 
 #include "apf/seat_seconds.h"
 
@@ -35,4 +37,29 @@ TEST_CASE("DurationPerSeat truncates toward zero", "[seatseconds]") {
   CHECK(apf::DurationPerSeat(50000000, 3) == 166666666);  // 166666666.67 truncated
   CHECK(apf::GoRound(24.5) == 25);
   CHECK(apf::GoRound(-24.5) == -25);
+}
+
+TEST_CASE("SeatsTimesDuration agrees with the rounding of queueset.go on random products",
+          "[seatseconds][property]") {
+  // The reference is the Go expression uint64(int64(math.Round(seats * float64(d) / 10)))
+  // spelled with C's round, which also halves away from zero; the fast path rounds by hand.
+  std::uint64_t state = 88172645463325252ULL;  // xorshift64, a fixed seed
+  auto next = [&] {
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    return state;
+  };
+  for (int i = 0; i < 200000; ++i) {
+    const double seats = static_cast<double>(next() % 2000) / (1 + next() % 8);
+    const std::int64_t magnitude = static_cast<std::int64_t>(next() >> (next() % 64));
+    const apf::Nanos d = (next() & 1) ? magnitude : -magnitude;
+    const double product = seats * static_cast<double>(d) / 10;
+    const auto expected = static_cast<apf::SeatSeconds>(apf::GoFloatToInt64(std::round(product)));
+    REQUIRE(apf::SeatsTimesDuration(seats, d) == expected);
+  }
+  // Exact halves either side of zero.
+  CHECK(apf::SeatsTimesDuration(1, 5) == 1);                                   // 0.5 -> 1
+  CHECK(apf::SeatsTimesDuration(1, -5) == static_cast<apf::SeatSeconds>(-1));  // -0.5 -> -1
+  CHECK(apf::SeatsTimesDuration(1, 15) == 2);                                  // 1.5 -> 2
 }
