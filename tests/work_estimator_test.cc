@@ -10,6 +10,7 @@
 #include "apf/request_info.h"
 #include "apf/seat_seconds.h"
 #include "sim/random.h"
+#include "tests/request_support.h"
 
 using apf::kMillisecond;
 using apf::WorkEstimate;
@@ -50,12 +51,8 @@ struct Fixture {
 apf::RequestInfo Request(std::string verb, std::string group, std::string resource,
                          std::string namespace_name, std::string query = "",
                          std::string name = "") {
-  apf::RequestInfo r;
-  r.is_resource_request = true;
-  r.verb = std::move(verb);
-  r.api_group = std::move(group);
-  r.resource = std::move(resource);
-  r.namespace_name = std::move(namespace_name);
+  apf::RequestInfo r = test_support::ResourceRequest(
+      std::move(verb), std::move(group), std::move(resource), std::move(namespace_name));
   r.name = std::move(name);
   r.query = apf::ParseRequestQuery(query);
   return r;
