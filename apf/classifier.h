@@ -44,7 +44,6 @@ struct Classification {
 // those rules, and only their resource and non-resource parts.
 struct SubjectMask {
   std::vector<std::uint64_t> words;
-  bool Has(int rule) const { return (words[static_cast<size_t>(rule) >> 6] >> (rule & 63)) & 1; }
 };
 
 // Why one FlowSchema did or did not match, for `apfsim explain`.

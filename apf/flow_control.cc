@@ -106,8 +106,7 @@ Admission FlowControl::Start(Nanos now, std::uint64_t id, const UserInfo& user,
     return StartMaxInFlight(now, user, request, long_running);
   }
   Admission a;
-  // SkipsPriorityAndFairness, with the long-running test already made.
-  if (long_running && std::string_view(request.verb) != "watch") return a;  // kBypass
+  if (SkipsPriorityAndFairness(request, long_running)) return a;  // kBypass
 
   const RequestDigest digest = MakeRequestDigest(user, request);
   const Classification c =

@@ -19,7 +19,11 @@ bool IsLongRunningRequest(const RequestInfo& request) {
 }
 
 bool SkipsPriorityAndFairness(const RequestInfo& request) {
-  return std::string_view(request.verb) != "watch" && IsLongRunningRequest(request);
+  return SkipsPriorityAndFairness(request, IsLongRunningRequest(request));
+}
+
+bool SkipsPriorityAndFairness(const RequestInfo& request, bool long_running) {
+  return long_running && std::string_view(request.verb) != "watch";
 }
 
 bool WatchSendsInitialEvents(const RequestQuery& query, bool watch_list_gate) {

@@ -23,6 +23,8 @@ bool IsLongRunningRequest(const RequestInfo& request);
 // without being classified, estimated, queued or counted. This includes every pods/log
 // GET, follow or not.
 bool SkipsPriorityAndFairness(const RequestInfo& request);
+// The same, for a caller that has already made the long-running test.
+bool SkipsPriorityAndFairness(const RequestInfo& request, bool long_running);
 
 // Whether a watch starts by sending the current state as synthetic events (watch cache
 // watchCache.getAllEventsSinceLocked): with sendInitialEvents=true, or when

@@ -7,7 +7,6 @@
 #include <array>
 #include <cassert>
 #include <cstdint>
-#include <map>
 #include <string>
 #include <tuple>
 #include <utility>
