@@ -15,7 +15,7 @@
 // Requests come from a pool that grows to the peak population and is then reused: the
 // steady state allocates nothing. The dispatch choice, a scan over all queues in the real
 // code, is a tournament tree over the queues' virtual finish times here (same decisions,
-// O(log queues)); tests/queue_set_reference_test.cc checks it against a plain scan.
+// O(log queues)); tests/apf/queue_set_reference_test.cc checks it against a plain scan.
 #ifndef APF_QUEUE_SET_H_
 #define APF_QUEUE_SET_H_
 

@@ -11,7 +11,7 @@
 #include "apf/classifier.h"
 #include "apf/flow_hash.h"
 #include "apf/user_info.h"
-#include "sim/flowcontrol_loader.h"
+#include "sim/flowcontrol/loader.h"
 
 namespace {
 

@@ -6,8 +6,8 @@
 #include <array>
 #include <memory>
 
-#include "sim/event_queue.h"
-#include "sim/random.h"
+#include "sim/engine/event_queue.h"
+#include "sim/engine/random.h"
 
 namespace {
 

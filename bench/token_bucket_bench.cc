@@ -3,8 +3,8 @@
 // drives it. Reported per operation.
 #include <benchmark/benchmark.h>
 
-#include "sim/client_call.h"
-#include "sim/token_bucket.h"
+#include "sim/clients/client_call.h"
+#include "sim/clients/token_bucket.h"
 
 static void BM_TokenBucketWait(benchmark::State& state) {
   // 1000 QPS, burst 10, one Wait every 0.9 ms: the bucket stays near empty, so most Waits

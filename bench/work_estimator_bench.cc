@@ -11,7 +11,7 @@
 #include "apf/request_info.h"
 #include "apf/watch_tracker.h"
 #include "apf/work_estimator.h"
-#include "sim/random.h"
+#include "sim/engine/random.h"
 
 namespace {
 

@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/run_scenario.h"
+#include "sim/workflows/run.h"
 
 namespace {
 

@@ -7,8 +7,8 @@
 #include <string>
 
 #include "sim/cli/command.h"
-#include "sim/input_error.h"
-#include "sim/interrupt.h"
+#include "sim/io/input_error.h"
+#include "sim/workflows/interrupt.h"
 
 namespace {
 

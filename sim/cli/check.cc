@@ -1,5 +1,5 @@
 // `apfsim check SCENARIO... [--junit FILE] [--out DIR] [--seed N]`: runs each scenario and
-// verifies its `spec.expect` assertions (sim/expectations.h), printing each as passed or
+// verifies its `spec.expect` assertions (sim/report/expectations.h), printing each as passed or
 // failed with the value measured. Exit 1 when any failed, 2 on bad input. --junit writes
 // the verdicts as JUnit XML, whole or not at all, so that CI systems show one test per
 // assertion.
@@ -10,10 +10,11 @@
 
 #include "sim/cli/command.h"
 #include "sim/cli/run_options.h"
-#include "sim/interrupt.h"
-#include "sim/output_file.h"
-#include "sim/run_scenario.h"
-#include "sim/yaml_input.h"
+#include "sim/workflows/interrupt.h"
+#include "sim/io/output_file.h"
+#include "sim/report/junit.h"
+#include "sim/workflows/run.h"
+#include "sim/io/yaml_input.h"
 
 namespace po = boost::program_options;
 

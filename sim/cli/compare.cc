@@ -1,14 +1,14 @@
 // `apfsim compare SCENARIO (--with OTHER.yaml | --overlay FIX.yaml | --after-set PATH=VALUE)`:
-// two runs on the same traffic and one table of what changed (sim/compare.h).
+// two runs on the same traffic and one table of what changed (sim/workflows/compare.h).
 #include <unistd.h>
 
 #include <iostream>
 
 #include "sim/cli/command.h"
 #include "sim/cli/run_options.h"
-#include "sim/interrupt.h"
-#include "sim/compare.h"
-#include "sim/plot_tool.h"
+#include "sim/workflows/interrupt.h"
+#include "sim/workflows/compare.h"
+#include "sim/report/plot_tool.h"
 
 namespace po = boost::program_options;
 

@@ -5,8 +5,8 @@
 
 #include "apf/bootstrap.h"
 #include "sim/cli/command.h"
-#include "sim/flowcontrol_loader.h"
-#include "sim/flowcontrol_manifest.h"
+#include "sim/flowcontrol/loader.h"
+#include "sim/flowcontrol/manifest.h"
 
 namespace po = boost::program_options;
 

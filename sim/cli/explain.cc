@@ -1,13 +1,13 @@
 // `apfsim explain`: how the apiserver would classify one request: the FlowSchemas tried
 // in order and why each did or did not match, the one chosen, its priority level, the
 // flow distinguisher, the flow hash, the hand of queues and the level's seats.
-#include "sim/explain.h"
+#include "sim/flowcontrol/explain.h"
 
 #include <iostream>
 
 #include "apf/user_info.h"
 #include "sim/cli/command.h"
-#include "sim/flowcontrol_loader.h"
+#include "sim/flowcontrol/loader.h"
 
 namespace po = boost::program_options;
 

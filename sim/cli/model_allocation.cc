@@ -1,11 +1,11 @@
 // `apfsim model allocation < cases.json`: the seat allocation (nominal, min and max limits,
 // max seats, and the 10-second re-division) replayed on JSON cases; the format is in
-// sim/model_replay_allocation.h.
+// sim/model/allocation.h.
 #include <iostream>
 
 #include "sim/cli/command.h"
-#include "sim/json_input.h"
-#include "sim/model_replay_allocation.h"
+#include "sim/io/json_input.h"
+#include "sim/model/allocation.h"
 
 namespace sim::cli {
 namespace {

@@ -1,13 +1,13 @@
 // `apfsim model classify`: classifies each authenticated request on stdin against a
 // Kubernetes version's default objects plus the given files, and writes
 // [{"flowSchema", "priorityLevel", "distinguisher", "hash"}] in the same order.
-#include "sim/model_classify.h"
+#include "sim/model/classify.h"
 
 #include <iostream>
 
 #include "sim/cli/command.h"
-#include "sim/flowcontrol_loader.h"
-#include "sim/json_input.h"
+#include "sim/flowcontrol/loader.h"
+#include "sim/io/json_input.h"
 
 namespace po = boost::program_options;
 

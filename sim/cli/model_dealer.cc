@@ -1,9 +1,9 @@
-// `apfsim model dealer < cases.json`: see sim/model_replay_dealer.h for the format.
+// `apfsim model dealer < cases.json`: see sim/model/dealer.h for the format.
 #include <iostream>
 
 #include "sim/cli/command.h"
-#include "sim/json_input.h"
-#include "sim/model_replay_dealer.h"
+#include "sim/io/json_input.h"
+#include "sim/model/dealer.h"
 
 namespace sim::cli {
 namespace {

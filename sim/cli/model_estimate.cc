@@ -1,9 +1,9 @@
-// `apfsim model estimate < cases.json`: see sim/model_replay_estimate.h for the format.
+// `apfsim model estimate < cases.json`: see sim/model/estimate.h for the format.
 #include <iostream>
 
 #include "sim/cli/command.h"
-#include "sim/json_input.h"
-#include "sim/model_replay_estimate.h"
+#include "sim/io/json_input.h"
+#include "sim/model/estimate.h"
 
 namespace sim::cli {
 namespace {

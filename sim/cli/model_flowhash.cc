@@ -3,8 +3,8 @@
 #include <iostream>
 
 #include "sim/cli/command.h"
-#include "sim/json_input.h"
-#include "sim/model_classify.h"
+#include "sim/io/json_input.h"
+#include "sim/model/classify.h"
 
 namespace sim::cli {
 namespace {

@@ -1,10 +1,10 @@
-// `apfsim model queueset < cases.json`: see sim/model_replay_queueset.h for the format and
+// `apfsim model queueset < cases.json`: see sim/model/queueset.h for the format and
 // the order of simultaneous events.
 #include <iostream>
 
 #include "sim/cli/command.h"
-#include "sim/json_input.h"
-#include "sim/model_replay_queueset.h"
+#include "sim/io/json_input.h"
+#include "sim/model/queueset.h"
 
 namespace sim::cli {
 namespace {

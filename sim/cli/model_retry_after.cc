@@ -1,9 +1,9 @@
-// `apfsim model retry-after < cases.json`: see sim/model_replay_retry_after.h for the format.
+// `apfsim model retry-after < cases.json`: see sim/model/retry_after.h for the format.
 #include <iostream>
 
 #include "sim/cli/command.h"
-#include "sim/json_input.h"
-#include "sim/model_replay_retry_after.h"
+#include "sim/io/json_input.h"
+#include "sim/model/retry_after.h"
 
 namespace sim::cli {
 namespace {

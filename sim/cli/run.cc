@@ -1,4 +1,4 @@
-// `apfsim run SCENARIO`: replays a scenario and writes its outputs (sim/run_report.h).
+// `apfsim run SCENARIO`: replays a scenario and writes its outputs (sim/report/run_report.h).
 #include <unistd.h>
 
 #include <chrono>
@@ -6,8 +6,8 @@
 
 #include "sim/cli/command.h"
 #include "sim/cli/run_options.h"
-#include "sim/interrupt.h"
-#include "sim/run_scenario.h"
+#include "sim/workflows/interrupt.h"
+#include "sim/workflows/run.h"
 
 namespace po = boost::program_options;
 

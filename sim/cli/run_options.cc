@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
-#include "sim/duration.h"
-#include "sim/input_error.h"
+#include "sim/io/duration.h"
+#include "sim/io/input_error.h"
 
 namespace po = boost::program_options;
 

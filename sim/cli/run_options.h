@@ -5,7 +5,7 @@
 
 #include <boost/program_options.hpp>
 
-#include "sim/run_budget.h"
+#include "sim/scenario/run_budget.h"
 
 namespace sim::cli {
 

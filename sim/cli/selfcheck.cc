@@ -9,8 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/cli/command.h"
-#include "sim/engine.h"
-#include "sim/random.h"
+#include "sim/engine/engine.h"
+#include "sim/engine/random.h"
 
 namespace po = boost::program_options;
 

@@ -1,5 +1,5 @@
 // `apfsim sweep SCENARIO --vary PATH=LIST...`: a grid of runs tabulated in sweep.csv, and
-// `apfsim sweep merge PART...`: a sharded sweep's parts joined (sim/sweep.h).
+// `apfsim sweep merge PART...`: a sharded sweep's parts joined (sim/workflows/sweep.h).
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -12,12 +12,12 @@
 
 #include "sim/cli/command.h"
 #include "sim/cli/run_options.h"
-#include "sim/interrupt.h"
-#include "sim/duration.h"
-#include "sim/input_error.h"
-#include "sim/output_file.h"
-#include "sim/plot_tool.h"
-#include "sim/sweep.h"
+#include "sim/workflows/interrupt.h"
+#include "sim/io/duration.h"
+#include "sim/io/input_error.h"
+#include "sim/io/output_file.h"
+#include "sim/report/plot_tool.h"
+#include "sim/workflows/sweep.h"
 
 namespace po = boost::program_options;
 

@@ -1,7 +1,7 @@
 // Fuzz target: kubectl-style FlowSchema / PriorityLevelConfiguration manifests through
 // reading, validation and, when valid, the configuration a 1.36 cluster would make of
-// them (sim/flowcontrol_loader.h).
-#include "sim/flowcontrol_loader.h"
+// them (sim/flowcontrol/loader.h).
+#include "sim/flowcontrol/loader.h"
 #include "tests/fuzz/fuzz_support.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

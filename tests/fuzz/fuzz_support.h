@@ -17,7 +17,7 @@
 #include <string>
 #include <string_view>
 
-#include "sim/input_error.h"
+#include "sim/io/input_error.h"
 
 namespace fuzz_support {
 

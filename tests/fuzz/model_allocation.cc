@@ -1,7 +1,7 @@
-// Fuzz target: the JSON cases of `apfsim model allocation` (sim/model_replay_allocation.h), parsed and
+// Fuzz target: the JSON cases of `apfsim model allocation` (sim/model/allocation.h), parsed and
 // replayed as the command does.
-#include "sim/json_input.h"
-#include "sim/model_replay_allocation.h"
+#include "sim/io/json_input.h"
+#include "sim/model/allocation.h"
 #include "tests/fuzz/fuzz_support.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

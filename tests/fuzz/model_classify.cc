@@ -1,9 +1,9 @@
-// Fuzz target: the JSON requests of `apfsim model classify` (sim/model_classify.h),
+// Fuzz target: the JSON requests of `apfsim model classify` (sim/model/classify.h),
 // classified against a 1.36 cluster's default objects as the command does.
 #include "apf/classifier.h"
-#include "sim/flowcontrol_loader.h"
-#include "sim/json_input.h"
-#include "sim/model_classify.h"
+#include "sim/flowcontrol/loader.h"
+#include "sim/io/json_input.h"
+#include "sim/model/classify.h"
 #include "tests/fuzz/fuzz_support.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

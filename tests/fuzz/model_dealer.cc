@@ -1,7 +1,7 @@
-// Fuzz target: the JSON cases of `apfsim model dealer` (sim/model_replay_dealer.h), parsed and
+// Fuzz target: the JSON cases of `apfsim model dealer` (sim/model/dealer.h), parsed and
 // replayed as the command does.
-#include "sim/json_input.h"
-#include "sim/model_replay_dealer.h"
+#include "sim/io/json_input.h"
+#include "sim/model/dealer.h"
 #include "tests/fuzz/fuzz_support.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

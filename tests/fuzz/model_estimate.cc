@@ -1,7 +1,7 @@
-// Fuzz target: the JSON cases of `apfsim model estimate` (sim/model_replay_estimate.h), parsed and
+// Fuzz target: the JSON cases of `apfsim model estimate` (sim/model/estimate.h), parsed and
 // replayed as the command does.
-#include "sim/json_input.h"
-#include "sim/model_replay_estimate.h"
+#include "sim/io/json_input.h"
+#include "sim/model/estimate.h"
 #include "tests/fuzz/fuzz_support.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -1,7 +1,7 @@
-// Fuzz target: the JSON cases of `apfsim model flowhash` (sim/model_classify.h), parsed and
+// Fuzz target: the JSON cases of `apfsim model flowhash` (sim/model/classify.h), parsed and
 // replayed as the command does.
-#include "sim/json_input.h"
-#include "sim/model_classify.h"
+#include "sim/io/json_input.h"
+#include "sim/model/classify.h"
 #include "tests/fuzz/fuzz_support.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -1,5 +1,5 @@
-// Fuzz target: a CSV trace (sim/trace_replay.h) read to its end, as a replay would.
-#include "sim/trace_replay.h"
+// Fuzz target: a CSV trace (sim/scenario/trace_replay.h) read to its end, as a replay would.
+#include "sim/scenario/trace_replay.h"
 #include "tests/fuzz/fuzz_support.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

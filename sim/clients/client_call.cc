@@ -1,0 +1,580 @@
+#include "sim/clients/client_call.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cstdio>
+
+namespace sim {
+namespace {
+
+using apf::kNever;
+using apf::kSecond;
+using apf::Nanos;
+
+Nanos AddSaturating(Nanos t, Nanos d) {
+  if (d > 0 && t > kNever - d) return kNever;
+  return t + d;
+}
+
+// The part of url.Error's text after "Op \"url\": ", as net/http and x/net/http2 word
+// these failures. Addresses are left out: the simulation has none.
+const char* TransportErrorText(TransportError error) {
+  switch (error) {
+    case TransportError::kConnectionReset:
+      return "read: connection reset by peer";
+    case TransportError::kEOF:
+      return "EOF";
+    case TransportError::kGoAway:
+      return "http2: server sent GOAWAY and closed the connection";
+    case TransportError::kHttp2ConnectionLost:
+      return "http2: client connection lost";
+    case TransportError::kConnectionRefused:
+      return "dial tcp: connect: connection refused";
+    case TransportError::kClientTimeout:
+      return "context deadline exceeded (Client.Timeout exceeded while awaiting headers)";
+    case TransportError::kContextDeadline:
+      return "context deadline exceeded";
+    case TransportError::kContextCanceled:
+      return "context canceled";
+  }
+  return "";
+}
+
+// url.Error.Op: the method with only its first letter upper case (net/http urlErrorOp).
+const char* UrlErrorOp(HttpMethod method) {
+  switch (method) {
+    case HttpMethod::kGet:
+      return "Get";
+    case HttpMethod::kPost:
+      return "Post";
+    case HttpMethod::kPut:
+      return "Put";
+    case HttpMethod::kPatch:
+      return "Patch";
+    case HttpMethod::kDelete:
+      return "Delete";
+  }
+  return "";
+}
+
+// Go's %q (strconv.Quote) for the ASCII the simulation produces; other bytes are copied.
+std::string GoQuote(std::string_view s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\a':
+        out += "\\a";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\v':
+        out += "\\v";
+        break;
+      default:
+        if (c < 0x20 || c == 0x7f) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\x%02x", c);
+          out += buf;
+        } else {
+          out += static_cast<char>(c);
+        }
+    }
+  }
+  out += '"';
+  return out;
+}
+
+std::string_view TrimSpace(std::string_view s) {
+  const char* kSpace = " \t\n\r\v\f";
+  const size_t begin = s.find_first_not_of(kSpace);
+  if (begin == std::string_view::npos) return {};
+  const size_t end = s.find_last_not_of(kSpace);
+  return s.substr(begin, end - begin + 1);
+}
+
+// apimachinery errors.NewGenericServerResponse(...).Error(): the message chosen by
+// status code, then " (<verb> <resource.group>[ <name>])" when the resource is known.
+std::string GenericServerResponseMessage(int code, HttpMethod method,
+                                         const RequestDescription& request,
+                                         std::string_view server_message) {
+  std::string message;
+  switch (code) {
+    case 409:
+      message = "the server reported a conflict";
+      break;
+    case 404:
+      message = "the server could not find the requested resource";
+      break;
+    case 400:
+      message = "the server rejected our request for an unknown reason";
+      break;
+    case 401:
+      message = "the server has asked for the client to provide credentials";
+      break;
+    case 403:
+      message = std::string(server_message);
+      break;
+    case 406:
+      if (server_message.empty() || server_message == "unknown") {
+        message = "the server was unable to respond with a content type that the client supports";
+      } else {
+        message = std::string(server_message);
+      }
+      break;
+    case 415:
+      message = std::string(server_message);
+      break;
+    case 405:
+      message = "the server does not allow this method on the requested resource";
+      break;
+    case 422:
+      message = "the server rejected our request due to an error in our request";
+      break;
+    case 503:
+      message = "the server is currently unable to handle the request";
+      break;
+    case 504:
+      message =
+          "the server was unable to return a response in the time allotted, but may still be "
+          "processing the request";
+      break;
+    case 429:
+      message = "the server has received too many requests and has asked us to try again later";
+      break;
+    default:
+      if (code >= 500) {
+        message = "an error on the server (" + GoQuote(server_message) +
+                  ") has prevented the request from succeeding";
+      } else {
+        message = "the server responded with the status code " + std::to_string(code) +
+                  " but did not return more information";
+      }
+  }
+  if (!request.resource.empty()) {
+    std::string verb = HttpMethodName(method);
+    for (char& c : verb) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+    message.append(" (").append(verb).append(" ").append(request.resource);
+    if (!request.group.empty()) message.append(".").append(request.group);
+    if (!request.name.empty()) message.append(" ").append(request.name);
+    message.append(")");
+  }
+  return message;
+}
+
+bool IsSuccessCode(int code) { return code == 101 || (code >= 200 && code <= 206); }
+
+}  // namespace
+
+const char* HttpMethodName(HttpMethod method) {
+  switch (method) {
+    case HttpMethod::kGet:
+      return "GET";
+    case HttpMethod::kPost:
+      return "POST";
+    case HttpMethod::kPut:
+      return "PUT";
+    case HttpMethod::kPatch:
+      return "PATCH";
+    case HttpMethod::kDelete:
+      return "DELETE";
+  }
+  return "";
+}
+
+ClientCall::ClientCall(const ClientCallOptions& options, TokenBucket* limiter)
+    : options_(options), limiter_(limiter), deadline_ns_(options.caller_deadline_ns) {
+  if (options_.max_retries < 0) options_.max_retries = 0;  // Request.MaxRetries
+}
+
+ClientCall::TrackedError ClientCall::ContextErr(Nanos now) const {
+  TrackedError err;
+  if (canceled_) {
+    err.kind = TrackedError::Kind::kContextCanceled;
+  } else if (now >= deadline_ns_) {
+    err.kind = TrackedError::Kind::kContextDeadline;
+  }
+  return err;
+}
+
+void ClientCall::TrackPreviousError(TrackedError err) {
+  // withRetry.trackPreviousError: keep the two most recent errors, nil ones skipped as
+  // "previous".
+  if (current_err_.kind != TrackedError::Kind::kNil) previous_err_ = current_err_;
+  current_err_ = err;
+}
+
+CallStep ClientCall::WaitUntil(Nanos t) const {
+  CallStep step;
+  step.action = CallAction::kWait;
+  step.wake_at_ns = t;
+  return step;
+}
+
+CallStep ClientCall::Finish(CallOutcome outcome, FinalError error, bool wrap_previous) {
+  state_ = State::kDone;
+  outcome_ = outcome;
+  final_ = error;
+  wrap_previous_ = wrap_previous;
+  previous_at_finish_ = previous_err_;
+  reservation_ = TokenReservation{};
+  return CallStep{};
+}
+
+CallStep ClientCall::Start(Nanos now) {
+  assert(state_ == State::kIdle);
+  if (options_.kind == CallKind::kDo && limiter_ != nullptr) {
+    // Request.request: one tryThrottle under the caller's context, before the timeout
+    // context exists, "so a throttled client does not time out before sending once".
+    // Its error is returned as is: no retry state exists yet.
+    const TokenWait w = limiter_->Wait(now, deadline_ns_);
+    switch (w.status) {
+      case TokenWaitStatus::kExceedsBurst:
+        return Finish(CallOutcome::kRateLimiterError, {FinalError::Kind::kLimiterBurst}, false);
+      case TokenWaitStatus::kContextDone:
+        return Finish(CallOutcome::kContextError, {FinalError::Kind::kContextDeadline}, false);
+      case TokenWaitStatus::kWouldExceedDeadline:
+        return Finish(CallOutcome::kRateLimiterError, {FinalError::Kind::kLimiterDeadline}, false);
+      case TokenWaitStatus::kGranted:
+        break;
+    }
+    token_wait_ns_ += w.delay_ns;
+    if (w.delay_ns > 0) {
+      reservation_ = w.reservation;
+      state_ = State::kFirstToken;
+      return WaitUntil(now + w.delay_ns);
+    }
+  }
+  return BeginAttempts(now);
+}
+
+CallStep ClientCall::BeginAttempts(Nanos now) {
+  // Request.request: context.WithTimeout(ctx, r.timeout) after the first token. A WATCH
+  // has no such context (Request.Watch), only the per-attempt http.Client.Timeout.
+  if (options_.kind == CallKind::kDo && options_.timeout_ns > 0) {
+    deadline_ns_ = std::min(deadline_ns_, AddSaturating(now, options_.timeout_ns));
+  }
+  // withRetry.Before for the first attempt: the context check; the backoff manager is new
+  // (one per Request), so its sleep is 0.
+  if (ContextDone(now)) {
+    const TrackedError err = ContextErr(now);
+    TrackPreviousError(err);
+    return Finish(
+        CallOutcome::kContextError,
+        {err.kind == TrackedError::Kind::kContextCanceled ? FinalError::Kind::kContextCanceled
+                                                          : FinalError::Kind::kContextDeadline},
+        true);
+  }
+  return Send(now);
+}
+
+CallStep ClientCall::Send(Nanos now) {
+  reservation_ = TokenReservation{};
+  // client.Do with a context that is already done fails before anything is written.
+  if (ContextDone(now)) {
+    return AfterAttemptError(
+        now, canceled_ ? TransportError::kContextCanceled : TransportError::kContextDeadline);
+  }
+  ++attempts_sent_;
+  state_ = State::kInFlight;
+  Nanos abort_at = deadline_ns_;
+  if (options_.kind == CallKind::kWatch && options_.timeout_ns > 0) {
+    abort_at = std::min(abort_at, AddSaturating(now, options_.timeout_ns));
+  }
+  // For Do the http.Client.Timeout (attempt start + Timeout) is never before the context
+  // deadline (first token + Timeout), so net/http leaves the context in charge.
+  attempt_abort_at_ns_ = abort_at;
+  CallStep step;
+  step.action = CallAction::kSend;
+  step.attempt = attempts_sent_;
+  step.timeout_param_ns = options_.timeout_ns;
+  step.abort_at_ns = abort_at;
+  return step;
+}
+
+void ClientCall::UpdateUrlBackoff(Nanos now, int status_code) {
+  if (!options_.url_backoff.enabled) return;
+  // URLBackoff.UpdateBackoffWithContext: 429 and codes above 499 step the backoff
+  // (flowcontrol.Backoff.Next); anything else, transport errors (code 0) included, resets.
+  if (status_code > 499 || status_code == 429) {
+    const Nanos base = static_cast<Nanos>(options_.url_backoff.base_seconds) * kSecond;
+    const Nanos max = static_cast<Nanos>(options_.url_backoff.duration_seconds) * kSecond;
+    if (!url_backoff_active_ || now - url_backoff_last_update_ns_ > max * 2) {
+      url_backoff_ns_ = base;
+    } else {
+      url_backoff_ns_ = std::min(url_backoff_ns_ * 2, max);
+    }
+    url_backoff_active_ = true;
+    url_backoff_last_update_ns_ = now;
+  } else {
+    url_backoff_active_ = false;
+    url_backoff_ns_ = 0;
+  }
+}
+
+bool ClientCall::TransportRetryable(TransportError error) const {
+  const bool probable_eof = error == TransportError::kConnectionReset ||
+                            error == TransportError::kEOF || error == TransportError::kGoAway;
+  if (options_.kind == CallKind::kWatch) {
+    // Request.Watch: net.IsProbableEOF or net.IsTimeout, for any verb.
+    return probable_eof || error == TransportError::kClientTimeout ||
+           error == TransportError::kContextDeadline;
+  }
+  // Request.request: only GET, on IsConnectionReset, IsProbableEOF or
+  // IsHTTP2ConnectionLost. Client timeouts are not retried.
+  return options_.method == HttpMethod::kGet &&
+         (probable_eof || error == TransportError::kHttp2ConnectionLost);
+}
+
+CallStep ClientCall::OnResponse(Nanos now, const HttpResponse& response) {
+  assert(state_ == State::kInFlight);
+  last_response_ = response;
+  if (response.status_code == 429) ++http429_responses_;
+  if (options_.kind == CallKind::kWatch && response.status_code == 200) {
+    return Finish(CallOutcome::kSucceeded, {}, false);
+  }
+  UpdateUrlBackoff(now, response.status_code);  // withRetry.After
+
+  // withRetry.IsNextRetry, then checkWait.
+  bool retry = false;
+  if (!options_.body_is_stream) {
+    ++retry_attempts_;
+    if (retry_attempts_ <= options_.max_retries) {
+      const int code = response.status_code;
+      retry = (code == 429 || code >= 500) && response.has_retry_after;
+    }
+  }
+  TrackPreviousError(TrackedError{});  // a response is a nil error
+  if (retry) {
+    return BeforeRetry(now, static_cast<Nanos>(response.retry_after_seconds) * kSecond);
+  }
+  if (options_.kind == CallKind::kDo) {
+    // Request.request returns WrapPreviousError(nil) = nil; the error, if any, is the
+    // Result's, built by transformResponse, and is never wrapped.
+    if (IsSuccessCode(response.status_code)) return Finish(CallOutcome::kSucceeded, {}, false);
+    return Finish(CallOutcome::kStatusError, {FinalError::Kind::kStatus}, false);
+  }
+  // Request.Watch wraps the transformed error with earlier attempts' errors.
+  const FinalError::Kind kind = IsSuccessCode(response.status_code) ? FinalError::Kind::kWatchStatus
+                                                                    : FinalError::Kind::kStatus;
+  return Finish(CallOutcome::kStatusError, {kind}, true);
+}
+
+CallStep ClientCall::OnTransportError(Nanos now, TransportError error) {
+  assert(state_ == State::kInFlight);
+  return AfterAttemptError(now, error);
+}
+
+CallStep ClientCall::OnAbortTimer(Nanos now) {
+  assert(state_ == State::kInFlight);
+  return AfterAttemptError(
+      now, now >= deadline_ns_ ? TransportError::kContextDeadline : TransportError::kClientTimeout);
+}
+
+CallStep ClientCall::AfterAttemptError(Nanos now, TransportError error) {
+  state_ = State::kIdle;
+  UpdateUrlBackoff(now, 0);
+  bool retry = false;
+  if (!options_.body_is_stream) {
+    ++retry_attempts_;
+    // A retryable error becomes a synthetic "500, Retry-After: 1" (retryAfterResponse).
+    retry = retry_attempts_ <= options_.max_retries && TransportRetryable(error);
+  }
+  TrackPreviousError({TrackedError::Kind::kTransport, error});
+  if (retry) return BeforeRetry(now, kSecond);
+  if (options_.kind == CallKind::kWatch && TransportRetryable(error)) {
+    return Finish(CallOutcome::kEmptyWatch, {}, false);
+  }
+  return Finish(CallOutcome::kTransportError, {FinalError::Kind::kTransport, error}, true);
+}
+
+CallStep ClientCall::BeforeRetry(Nanos now, Nanos retry_after_ns) {
+  state_ = State::kIdle;
+  // withRetry.Before: a done context ends the call before any sleep.
+  if (ContextDone(now)) {
+    const TrackedError err = ContextErr(now);
+    TrackPreviousError(err);
+    return Finish(
+        CallOutcome::kContextError,
+        {err.kind == TrackedError::Kind::kContextCanceled ? FinalError::Kind::kContextCanceled
+                                                          : FinalError::Kind::kContextDeadline},
+        true);
+  }
+  // delay = max(backoff manager's delay, Retry-After); NoBackoff's is 0, and a sleep of 0
+  // (or of a negative Retry-After, which loses to 0) returns at once.
+  const Nanos delay = std::max(UrlBackoffDelay(), retry_after_ns);
+  if (delay > 0) {
+    // SleepWithContext: the timer, or the context's end if that comes first.
+    state_ = State::kRetrySleep;
+    return WaitUntil(std::min(AddSaturating(now, delay), deadline_ns_));
+  }
+  return ThrottleRetry(now);
+}
+
+CallStep ClientCall::ThrottleRetry(Nanos now) {
+  state_ = State::kIdle;
+  if (limiter_ == nullptr) return Send(now);  // tryThrottleWithInfo returns at once
+  // tryThrottleWithInfo under the timeout context. rate.Limiter.wait checks the burst,
+  // then whether the context is done, then reserves within the deadline.
+  TokenWait w;
+  if (limiter_->burst() < 1) {
+    w.status = TokenWaitStatus::kExceedsBurst;
+  } else if (canceled_) {
+    w.status = TokenWaitStatus::kContextDone;
+  } else {
+    w = limiter_->Wait(now, deadline_ns_);
+  }
+  if (w.status != TokenWaitStatus::kGranted) {
+    // Before: trackPreviousError(ctx.Err()), which is nil unless the context is done.
+    const TrackedError ctx_err = ContextErr(now);
+    TrackPreviousError(ctx_err);
+    switch (w.status) {
+      case TokenWaitStatus::kExceedsBurst:
+        return Finish(CallOutcome::kRateLimiterError, {FinalError::Kind::kLimiterBurst}, true);
+      case TokenWaitStatus::kWouldExceedDeadline:
+        return Finish(CallOutcome::kRateLimiterError, {FinalError::Kind::kLimiterDeadline}, true);
+      default:
+        // Context errors pass through tryThrottleWithInfo unwrapped.
+        return Finish(CallOutcome::kContextError,
+                      {ctx_err.kind == TrackedError::Kind::kContextCanceled
+                           ? FinalError::Kind::kContextCanceled
+                           : FinalError::Kind::kContextDeadline},
+                      true);
+    }
+  }
+  token_wait_ns_ += w.delay_ns;
+  if (w.delay_ns > 0) {
+    reservation_ = w.reservation;
+    state_ = State::kRetryToken;
+    return WaitUntil(now + w.delay_ns);
+  }
+  return Send(now);
+}
+
+CallStep ClientCall::Wake(Nanos now) {
+  switch (state_) {
+    case State::kFirstToken:
+      reservation_ = TokenReservation{};
+      return BeginAttempts(now);
+    case State::kRetrySleep:
+      return ThrottleRetry(now);
+    case State::kRetryToken:
+      return Send(now);
+    default:
+      assert(false && "Wake without a pending kWait");
+      return CallStep{};
+  }
+}
+
+CallStep ClientCall::Cancel(Nanos now) {
+  if (state_ == State::kDone) return CallStep{};
+  canceled_ = true;
+  switch (state_) {
+    case State::kFirstToken:
+      // rate.Limiter.wait: ctx.Done during the delay cancels the reservation.
+      limiter_->CancelAt(reservation_, now);
+      return Finish(CallOutcome::kContextError, {FinalError::Kind::kContextCanceled}, false);
+    case State::kRetrySleep:
+      // The sleep ends early; the throttle (or, without a limiter, client.Do) then sees the
+      // cancelled context.
+      return ThrottleRetry(now);
+    case State::kRetryToken:
+      limiter_->CancelAt(reservation_, now);
+      TrackPreviousError({TrackedError::Kind::kContextCanceled});
+      return Finish(CallOutcome::kContextError, {FinalError::Kind::kContextCanceled}, true);
+    case State::kInFlight:
+      return AfterAttemptError(now, TransportError::kContextCanceled);
+    default:
+      return Finish(CallOutcome::kContextError, {FinalError::Kind::kContextCanceled}, false);
+  }
+}
+
+std::string ClientCall::ErrorMessage(const RequestDescription& request) const {
+  if (outcome_ == CallOutcome::kPending || outcome_ == CallOutcome::kSucceeded ||
+      outcome_ == CallOutcome::kEmptyWatch) {
+    return "";
+  }
+  const auto url_error = [&](TransportError error) {
+    return std::string(UrlErrorOp(options_.method)) + " " + GoQuote(request.url) + ": " +
+           TransportErrorText(error);
+  };
+  std::string message;
+  switch (final_.kind) {
+    case FinalError::Kind::kNone:
+      break;
+    case FinalError::Kind::kStatus:
+      if (last_response_.body_is_status) {
+        message = std::string(last_response_.body_message);  // errors.FromObject(Status)
+      } else {
+        message = GenericServerResponseMessage(last_response_.status_code, options_.method, request,
+                                               TrimSpace(last_response_.body_message));
+      }
+      break;
+    case FinalError::Kind::kWatchStatus:
+      message = "for request " + std::string(request.url) +
+                ", got status: " + std::to_string(last_response_.status_code);
+      break;
+    case FinalError::Kind::kTransport:
+      message = url_error(final_.transport);
+      break;
+    case FinalError::Kind::kContextDeadline:
+      message = "context deadline exceeded";
+      break;
+    case FinalError::Kind::kContextCanceled:
+      message = "context canceled";
+      break;
+    case FinalError::Kind::kLimiterDeadline:
+      message =
+          "client rate limiter Wait returned an error: rate: Wait(n=1) would exceed context "
+          "deadline";
+      break;
+    case FinalError::Kind::kLimiterBurst:
+      message =
+          "client rate limiter Wait returned an error: rate: Wait(n=1) exceeds limiter's burst " +
+          std::to_string(limiter_ != nullptr ? limiter_->burst() : 0);
+      break;
+  }
+  // withRetry.WrapPreviousError: only when an earlier attempt failed with an error whose
+  // text differs; a url.Error is unwrapped to its inner error for the suffix.
+  if (wrap_previous_ && previous_at_finish_.kind != TrackedError::Kind::kNil) {
+    std::string previous_full, previous_inner;
+    switch (previous_at_finish_.kind) {
+      case TrackedError::Kind::kTransport:
+        previous_full = url_error(previous_at_finish_.transport);
+        previous_inner = TransportErrorText(previous_at_finish_.transport);
+        break;
+      case TrackedError::Kind::kContextDeadline:
+        previous_full = previous_inner = "context deadline exceeded";
+        break;
+      case TrackedError::Kind::kContextCanceled:
+        previous_full = previous_inner = "context canceled";
+        break;
+      case TrackedError::Kind::kNil:
+        break;
+    }
+    if (message != previous_full) {
+      message += " - error from a previous attempt: " + previous_inner;
+    }
+  }
+  return message;
+}
+
+}  // namespace sim

@@ -1,0 +1,250 @@
+// One logical client-go call (CLIENT-SPEC 2, 3 and 6.1): rest.Request.Do or Watch with
+// its token waits, HTTP attempts, Retry-After sleeps and the client-side deadline, as a
+// clock-free state machine. The world drives it: each method takes the virtual time and
+// returns a CallStep saying what to do next (wait until a time, send an attempt now, or
+// nothing more: the call is done). The call never schedules anything itself.
+//
+// The sources are client-go rest/request.go (request, Watch, transformResponse) and
+// rest/with_retry.go (IsNextRetry, checkWait, Before, WrapPreviousError):
+// - one token per attempt (the first attempt of a WATCH takes none), from the RESTClient's
+//   bucket, which the caller owns and may share between calls (CLIENT-SPEC 1.2);
+// - a retry only after a 429 or 5xx response whose Retry-After parses as an integer, or
+//   after the synthetic "500, Retry-After: 1" of a retryable transport error; at most
+//   max_retries (10) retries; the Retry-After sleep first, then the token; no jitter;
+// - Config.Timeout: sent as ?timeout= on every attempt, and for Do a context deadline
+//   taken after the first token that bounds every retry (CLIENT-SPEC 3.1);
+// - the error string the caller sees (CLIENT-SPEC 2.4), built on demand by ErrorMessage.
+#ifndef SIM_CLIENTS_CLIENT_CALL_H_
+#define SIM_CLIENTS_CLIENT_CALL_H_
+
+#include <string>
+#include <string_view>
+
+#include "apf/virtual_time.h"
+#include "sim/clients/token_bucket.h"
+
+namespace sim {
+
+// Which rest.Request method runs the call.
+enum class CallKind {
+  kDo,     // Do / DoRaw (Request.request): GET, LIST, CREATE, UPDATE, PATCH, DELETE
+  kWatch,  // Request.Watch: the first attempt takes no token; no context timeout
+};
+
+enum class HttpMethod { kGet, kPost, kPut, kPatch, kDelete };
+const char* HttpMethodName(HttpMethod method);  // "GET", ...
+
+// rest/client.go readExpBackoffConfig: KUBE_CLIENT_BACKOFF_BASE and _DURATION (integer
+// seconds). Unset by default, which gives NoBackoff (CLIENT-SPEC 2.5).
+struct UrlBackoffConfig {
+  bool enabled = false;
+  int base_seconds = 0;
+  int duration_seconds = 0;
+};
+
+struct ClientCallOptions {
+  CallKind kind = CallKind::kDo;
+  HttpMethod method = HttpMethod::kGet;  // a LIST and a WATCH are GETs
+  // Request.Body(io.Reader): never retried. Typed, dynamic and controller-runtime clients
+  // send []byte bodies, so this stays false for them (CLIENT-SPEC 2.2).
+  bool body_is_stream = false;
+  int max_retries = 10;  // Request.MaxRetries; a negative value means 0
+  // rest.Config.Timeout (0: none). Sent as ?timeout=; for Do also the context deadline
+  // (set after the first token); for every attempt the http.Client.Timeout, which only a
+  // WATCH can hit first (it has no context deadline of its own).
+  apf::Nanos timeout_ns = 0;
+  // The caller's own context deadline (kNever: none), e.g. a reconcile timeout.
+  apf::Nanos caller_deadline_ns = apf::kNever;
+  UrlBackoffConfig url_backoff;
+};
+
+// Ways an attempt can end without an HTTP response, as apimachinery's net predicates
+// (IsConnectionReset, IsProbableEOF, IsHTTP2ConnectionLost, IsTimeout) classify them.
+enum class TransportError {
+  kConnectionReset,      // ECONNRESET ("connection reset by peer")
+  kEOF,                  // io.EOF: the server closed the connection
+  kGoAway,               // "http2: server sent GOAWAY and closed the connection"
+  kHttp2ConnectionLost,  // "http2: client connection lost"
+  kConnectionRefused,    // ECONNREFUSED: no server listening
+  kClientTimeout,        // http.Client.Timeout fired before the response headers
+  kContextDeadline,      // the call's context deadline fired during the attempt
+  kContextCanceled,      // the caller cancelled during the attempt
+};
+
+// An HTTP response to one attempt. `body_message` must outlive the call (use constants).
+struct HttpResponse {
+  int status_code = 200;
+  bool has_retry_after = false;  // a Retry-After header that strconv.Atoi accepts
+  int retry_after_seconds = 0;
+  // A JSON metav1.Status body (its message becomes the error verbatim), or a text body
+  // such as APF's text/plain "Too many requests, please try again later." (CLIENT-SPEC 7).
+  bool body_is_status = false;
+  std::string_view body_message;
+};
+
+// The body APF's and MaxInFlight's 429s carry (tooManyRequests, http.Error).
+inline constexpr std::string_view kTooManyRequestsBody =
+    "Too many requests, please try again later.";
+
+enum class CallAction {
+  kWait,  // call Wake(wake_at_ns) at that time (a token wait or a Retry-After sleep)
+  kSend,  // send attempt `attempt` to the server now; report OnResponse or
+          // OnTransportError, or OnAbortTimer at abort_at_ns if it is still out then
+  kDone,  // finished: see outcome() and ErrorMessage()
+};
+
+struct CallStep {
+  CallAction action = CallAction::kDone;
+  apf::Nanos wake_at_ns = 0;  // kWait
+  int attempt = 0;            // kSend: 1 for the first attempt, 2.. for retries
+  // kSend: the ?timeout= the server sees (0: none); the server derives its deadline and
+  // APF queue-wait limit from it (CLIENT-SPEC 3.2).
+  apf::Nanos timeout_param_ns = 0;
+  // kSend: the client abandons this attempt at this instant (context deadline, or the
+  // http.Client.Timeout of a WATCH); kNever when nothing bounds it.
+  apf::Nanos abort_at_ns = apf::kNever;
+};
+
+enum class CallOutcome {
+  kPending,
+  kSucceeded,         // Do: a 2xx response; Watch: 200, the stream is open
+  kEmptyWatch,        // Watch: a retryable transport error outlived the retries;
+                      // client-go returns an empty, already closed watch and no error
+  kStatusError,       // an error response that was not retried (or ran out of retries)
+  kTransportError,    // the last attempt failed without a response and was not retried
+  kContextError,      // the context ended before an attempt could be sent
+  kRateLimiterError,  // the token bucket refused (would exceed the deadline, or burst < 1)
+};
+
+// What the error text names: NewGenericServerResponse's "(<verb> <resource.group>
+// <name>)" suffix and the url.Error of transport failures.
+struct RequestDescription {
+  std::string_view group;     // "" for the core group
+  std::string_view resource;  // "pods"; empty when the request names no resource
+  std::string_view name;      // the object's name, if the request names one
+  std::string_view url;       // as url.Error prints it: Get "<url>": EOF
+};
+
+class ClientCall {
+ public:
+  // `limiter` is the RESTClient's bucket, or nullptr when it has none (QPS < 0). It must
+  // outlive the call.
+  ClientCall(const ClientCallOptions& options, TokenBucket* limiter);
+  ClientCall(const ClientCall&) = delete;
+  ClientCall& operator=(const ClientCall&) = delete;
+
+  // Begins the call: the first token (Do only), then the first attempt.
+  CallStep Start(apf::Nanos now);
+  // At the wake_at_ns of a kWait.
+  CallStep Wake(apf::Nanos now);
+  // The in-flight attempt got a response.
+  CallStep OnResponse(apf::Nanos now, const HttpResponse& response);
+  // The in-flight attempt failed without a response.
+  CallStep OnTransportError(apf::Nanos now, TransportError error);
+  // At the abort_at_ns of a kSend whose attempt is still out: the client gives up on it
+  // (context deadline, or http.Client.Timeout for a WATCH). The world must then cancel
+  // the attempt at the server: if it is still queued in APF that is a "time-out"
+  // rejection there (CLIENT-SPEC 3.3).
+  CallStep OnAbortTimer(apf::Nanos now);
+  // The caller's context is cancelled (a process stopping, a reconcile abandoned). If an
+  // attempt was in flight the world must cancel it at the server as above. A token
+  // reservation being waited for is handed back to the bucket.
+  CallStep Cancel(apf::Nanos now);
+
+  bool done() const { return state_ == State::kDone; }
+  CallOutcome outcome() const { return outcome_; }
+  bool attempt_in_flight() const { return state_ == State::kInFlight; }
+
+  // Attempts that reached the server (each is one APF arrival), and how many of them were
+  // retries (rest_client_request_retries_total).
+  int attempts_sent() const { return attempts_sent_; }
+  int retries_sent() const { return attempts_sent_ > 0 ? attempts_sent_ - 1 : 0; }
+  int http429_responses() const { return http429_responses_; }
+  // Time spent waiting for tokens (rest_client_rate_limiter_duration_seconds, summed).
+  apf::Nanos token_wait_ns() const { return token_wait_ns_; }
+  // The context deadline now in force (kNever: none).
+  apf::Nanos deadline_ns() const { return deadline_ns_; }
+  // Watch, after kSucceeded: the client closes the stream at this instant (the
+  // http.Client.Timeout covers the body too, CLIENT-SPEC 3.1); kNever when unbounded.
+  apf::Nanos stream_abort_at_ns() const { return attempt_abort_at_ns_; }
+  // The last response received (meaningful when one was).
+  const HttpResponse& last_response() const { return last_response_; }
+  // For kTransportError: which failure.
+  TransportError transport_error() const { return final_.transport; }
+
+  // err.Error() of what the caller gets back, exactly as client-go builds it ("" when the
+  // call succeeded). Allocates: call it for reports, not per event.
+  std::string ErrorMessage(const RequestDescription& request) const;
+
+ private:
+  enum class State { kIdle, kFirstToken, kRetrySleep, kRetryToken, kInFlight, kDone };
+
+  // An error value as withRetry tracks it (currentErr, previousErr): only transport
+  // errors and context errors are ever tracked; a response is tracked as nil.
+  struct TrackedError {
+    enum class Kind { kNil, kTransport, kContextDeadline, kContextCanceled } kind = Kind::kNil;
+    TransportError transport = TransportError::kEOF;
+  };
+
+  // The error that ends the call, before WrapPreviousError.
+  struct FinalError {
+    enum class Kind {
+      kNone,
+      kStatus,           // from the last response
+      kWatchStatus,      // a WATCH got a non-200 2xx: "for request <url>, got status: N"
+      kTransport,        // url.Error around `transport`
+      kContextDeadline,  // "context deadline exceeded"
+      kContextCanceled,  // "context canceled"
+      kLimiterDeadline,  // client rate limiter ... would exceed context deadline
+      kLimiterBurst,     // client rate limiter ... exceeds limiter's burst
+    } kind = Kind::kNone;
+    TransportError transport = TransportError::kEOF;
+  };
+
+  bool ContextDone(apf::Nanos now) const { return canceled_ || now >= deadline_ns_; }
+  TrackedError ContextErr(apf::Nanos now) const;
+  void TrackPreviousError(TrackedError err);
+
+  CallStep BeginAttempts(apf::Nanos now);
+  CallStep Send(apf::Nanos now);
+  CallStep BeforeRetry(apf::Nanos now, apf::Nanos retry_after_ns);
+  CallStep ThrottleRetry(apf::Nanos now);
+  CallStep AfterAttemptError(apf::Nanos now, TransportError error);
+  bool TransportRetryable(TransportError error) const;
+  void UpdateUrlBackoff(apf::Nanos now, int status_code);
+  apf::Nanos UrlBackoffDelay() const { return url_backoff_active_ ? url_backoff_ns_ : 0; }
+
+  CallStep Finish(CallOutcome outcome, FinalError error, bool wrap_previous);
+  CallStep WaitUntil(apf::Nanos t) const;
+
+  ClientCallOptions options_;
+  TokenBucket* limiter_;
+  State state_ = State::kIdle;
+  CallOutcome outcome_ = CallOutcome::kPending;
+  bool canceled_ = false;
+  apf::Nanos deadline_ns_;
+  apf::Nanos attempt_abort_at_ns_ = apf::kNever;
+  TokenReservation reservation_;  // the token being waited for (kFirstToken, kRetryToken)
+  apf::Nanos token_wait_ns_ = 0;
+
+  int retry_attempts_ = 0;  // withRetry.attempts: responses and errors judged so far
+  int attempts_sent_ = 0;
+  int http429_responses_ = 0;
+  HttpResponse last_response_;
+
+  TrackedError current_err_;
+  TrackedError previous_err_;
+  FinalError final_;
+  bool wrap_previous_ = false;
+  TrackedError previous_at_finish_;
+
+  // URLBackoff's entry for the API server's host, private to this call because client-go
+  // makes a new backoff manager in every NewRequest (CLIENT-SPEC 2.5).
+  bool url_backoff_active_ = false;
+  apf::Nanos url_backoff_ns_ = 0;
+  apf::Nanos url_backoff_last_update_ns_ = 0;
+};
+
+}  // namespace sim
+
+#endif  // SIM_CLIENTS_CLIENT_CALL_H_

@@ -1,0 +1,148 @@
+#include "sim/engine/event_queue.h"
+
+#include <bit>
+#include <cassert>
+#include <cstdio>
+#include <cstdlib>
+
+namespace sim {
+
+int EventQueue::BucketOf(const Entry& e) const {
+  if (e.time != last_.time) return 64 + std::bit_width(e.time ^ last_.time);
+  if (e.id != last_.id) return std::bit_width(e.id ^ last_.id);
+  return 0;
+}
+
+void EventQueue::Insert(const Entry& e) {
+  const int b = BucketOf(e);
+  buckets_[b].push_back(e);
+  occupied_[b >> 6] |= std::uint64_t{1} << (b & 63);
+  ++entries_;
+}
+
+EventHandle EventQueue::Schedule(apf::Nanos time, const Event& event) {
+  std::uint32_t slot;
+  if (free_slot_ != UINT32_MAX) {
+    slot = free_slot_;
+    free_slot_ = slots_[slot].next_free;
+  } else {
+    slot = static_cast<std::uint32_t>(slots_.size());
+    slots_.emplace_back();
+  }
+  if (slot >= (1u << kSlotBits) || next_sequence_ >= (std::uint64_t{1} << (64 - kSlotBits))) {
+    std::fprintf(stderr, "apfsim: internal limit: more than 2^24 pending or 2^40 scheduled events\n");
+    std::abort();
+  }
+  Slot& s = slots_[slot];
+  s.event = event;
+  s.id = (next_sequence_++ << kSlotBits) | slot;
+  s.next_free = UINT32_MAX;
+  const Entry entry{TimeKey(time), s.id};
+  // Only after PeekTime() looked at an event later than this one can the new key be
+  // below the radix base; start the buckets afresh from it then.
+  if (Before(entry, last_)) Rebuild(entry);
+  Insert(entry);
+  ++live_;
+  return EventHandle{slot, s.generation};
+}
+
+bool EventQueue::Cancel(EventHandle handle) {
+  if (!handle.valid() || handle.slot >= slots_.size()) return false;
+  const Slot& s = slots_[handle.slot];
+  if (s.generation != handle.generation || s.id == kNoId) return false;
+  FreeSlot(handle.slot);
+  --live_;
+  if (entries_ > 64 && entries_ > 2 * live_) Compact();
+  return true;
+}
+
+void EventQueue::FreeSlot(std::uint32_t slot) {
+  Slot& s = slots_[slot];
+  ++s.generation;  // invalidates every handle to the event
+  s.id = kNoId;    // and its entry
+  s.next_free = free_slot_;
+  free_slot_ = slot;
+}
+
+bool EventQueue::SettleMinimum() {
+  for (;;) {
+    std::vector<Entry>& zero = buckets_[0];
+    while (!zero.empty() && !IsLive(zero.back())) {
+      zero.pop_back();
+      --entries_;
+    }
+    if (!zero.empty()) return true;
+    occupied_[0] &= ~std::uint64_t{1};
+    // The lowest non-empty bucket holds the minimum; it becomes the new base and every
+    // entry of that bucket moves to a lower one.
+    int b = -1;
+    for (int w = 0; w < 3; ++w) {
+      if (occupied_[w]) {
+        b = w * 64 + std::countr_zero(occupied_[w]);
+        break;
+      }
+    }
+    if (b < 0) return false;
+    // Cancelled entries move down with the live ones and are dropped in bucket 0:
+    // telling them apart here would read every moved entry's slot, a likely cache miss,
+    // while cancellations are few. A dead minimum is as good a base as a live one.
+    std::vector<Entry>& from = buckets_[b];
+    const Entry* min = &from.front();
+    for (const Entry& e : from) {
+      if (Before(e, *min)) min = &e;
+    }
+    occupied_[b >> 6] &= ~(std::uint64_t{1} << (b & 63));
+    last_ = *min;
+    entries_ -= from.size();
+    for (const Entry& e : from) Insert(e);
+    from.clear();
+  }
+}
+
+std::optional<FiredEvent> EventQueue::Pop() {
+  if (!SettleMinimum()) return std::nullopt;
+  const Entry top = buckets_[0].back();  // bucket 0 holds exactly the minimum
+  buckets_[0].pop_back();
+  --entries_;
+  const std::uint32_t slot = SlotOf(top);
+  FiredEvent fired{TimeOf(top), slots_[slot].event};
+  FreeSlot(slot);
+  --live_;
+  return fired;
+}
+
+apf::Nanos EventQueue::PeekTime() {
+  if (!SettleMinimum()) return apf::kNever;
+  return TimeOf(buckets_[0].back());
+}
+
+void EventQueue::Rebuild(const Entry& new_last) {
+  std::vector<Entry> all;
+  all.reserve(entries_);
+  for (auto& bucket : buckets_) {
+    for (const Entry& e : bucket) {
+      if (IsLive(e)) all.push_back(e);
+    }
+    bucket.clear();
+  }
+  occupied_[0] = occupied_[1] = occupied_[2] = 0;
+  entries_ = 0;
+  last_ = new_last;
+  for (const Entry& e : all) Insert(e);
+}
+
+void EventQueue::Compact() {
+  for (int b = 0; b < kBuckets; ++b) {
+    std::vector<Entry>& bucket = buckets_[b];
+    size_t kept = 0;
+    for (const Entry& e : bucket) {
+      if (IsLive(e)) bucket[kept++] = e;
+    }
+    entries_ -= bucket.size() - kept;
+    bucket.resize(kept);
+    if (kept == 0) occupied_[b >> 6] &= ~(std::uint64_t{1} << (b & 63));
+  }
+  assert(entries_ == live_);
+}
+
+}  // namespace sim

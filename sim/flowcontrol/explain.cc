@@ -1,0 +1,188 @@
+#include "sim/flowcontrol/explain.h"
+
+#include <cstdio>
+#include <vector>
+
+#include "apf/classifier.h"
+#include "apf/shuffle_sharding.h"
+
+namespace sim {
+namespace {
+
+using nlohmann::json;
+
+// The hand the queue set deals the flow (APF-SPEC 4.2), in deal order.
+std::vector<int> DealHand(std::uint64_t hash, int deck_size, int hand_size) {
+  const apf::Hand hand = apf::Dealer(deck_size, hand_size).Deal(hash);
+  return std::vector<int>(hand.begin(), hand.end());
+}
+
+std::string Hex(std::uint64_t v) {
+  char buf[19];
+  std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+std::string JoinStrings(const json& list, const char* sep) {
+  std::string out;
+  for (const json& s : list) {
+    if (!out.empty()) out += sep;
+    out += s.get<std::string>();
+  }
+  return out;
+}
+
+}  // namespace
+
+json ExplainRequest(const FlowControlSetup& setup, const apf::UserInfo& user,
+                    const apf::RequestInfo& request, const ExplainOptions& options) {
+  const apf::Classifier classifier(setup.config);
+  const apf::RequestDigest digest = apf::MakeRequestDigest(user, request);
+  const apf::Classification c = classifier.Classify(digest);
+  const apf::FlowSchema& fs = classifier.flow_schema(c.flow_schema);
+  const apf::PriorityLevel& pl = classifier.priority_level(c.priority_level);
+  const std::uint64_t hash = classifier.FlowHash(c);
+
+  json out;
+  out["kubernetesVersion"] = setup.version.ToString();
+  out["request"] = {{"user", user.name},
+                    {"groups", user.groups},
+                    {"isResourceRequest", request.is_resource_request},
+                    {"verb", request.verb},
+                    {"apiGroup", request.api_group},
+                    {"resource", request.resource},
+                    {"subresource", request.subresource},
+                    {"namespace", request.namespace_name},
+                    {"name", request.name},
+                    {"path", request.path}};
+  json tried = json::array();
+  for (const apf::SchemaMatchTrace& t : classifier.Explain(digest)) {
+    const int index = setup.config.FindFlowSchema(t.flow_schema);
+    tried.push_back(
+        {{"flowSchema", t.flow_schema},
+         {"matchingPrecedence", setup.config.flow_schemas[index].spec.matching_precedence},
+         {"matched", t.matched},
+         {"why", t.why}});
+  }
+  out["tried"] = tried;
+  out["flowSchema"] = fs.metadata.name;
+  out["fellBackToCatchAll"] = c.fell_back_to_catch_all;
+  out["priorityLevel"] = pl.name;
+  out["distinguisherMethod"] =
+      fs.spec.distinguisher_method ? fs.spec.distinguisher_method->type : std::string();
+  out["distinguisher"] = std::string(c.distinguisher);
+  out["usesFlowHash"] = c.uses_flow_hash;
+  out["hash"] = std::to_string(hash);
+
+  json level;
+  level["type"] = pl.exempt() ? "Exempt" : "Limited";
+  if (!pl.exempt()) {
+    level["limitResponse"] = pl.queues_requests() ? "Queue" : "Reject";
+  }
+  if (pl.queues_requests()) {
+    level["queues"] = pl.queuing.queues;
+    level["handSize"] = pl.queuing.hand_size;
+    level["queueLengthLimit"] = pl.queuing.queue_length_limit;
+  }
+  const std::vector<LevelLimits> limits =
+      StaticLevelLimits(setup.config, options.server_concurrency_limit);
+  const LevelLimits& l = limits[c.priority_level];
+  level["nominalConcurrencyShares"] = pl.nominal_concurrency_shares;
+  level["shareSum"] = static_cast<std::int64_t>(ShareSum(setup.config));
+  level["lendablePercent"] = pl.lendable_percent;
+  level["borrowingLimitPercent"] =
+      pl.borrowing_limit_percent ? json(*pl.borrowing_limit_percent) : json(nullptr);
+  level["serverConcurrencyLimit"] = options.server_concurrency_limit;
+  level["nominalSeats"] = l.nominal_cl;
+  level["lendableSeats"] = l.lendable_cl;
+  level["minSeats"] = l.min_cl;
+  level["maxSeats"] = l.max_cl;
+  if (pl.queues_requests()) level["maxSeatsPerRequest"] = l.max_seats;
+  out["level"] = level;
+
+  if (c.uses_flow_hash) {
+    out["hand"] = DealHand(hash, pl.queuing.queues, pl.queuing.hand_size);
+  } else {
+    out["hand"] = nullptr;
+    out["handNote"] = pl.exempt() ? "exempt: requests are not queued"
+                                  : (pl.queues_requests() ? "one queue: every flow shares it"
+                                                          : "Reject: the level has no queues");
+  }
+  return out;
+}
+
+std::string FormatExplanation(const json& e) {
+  std::string out;
+  const json& r = e["request"];
+  out += "request:  user \"" + r["user"].get<std::string>() + "\", groups [" +
+         JoinStrings(r["groups"], ", ") + "]\n";
+  if (r["isResourceRequest"].get<bool>()) {
+    std::string what = r["verb"].get<std::string>() + " ";
+    const std::string group = r["apiGroup"].get<std::string>();
+    what += (group.empty() ? "" : group + "/") + r["resource"].get<std::string>();
+    if (!r["subresource"].get<std::string>().empty()) {
+      what += "/" + r["subresource"].get<std::string>();
+    }
+    if (!r["name"].get<std::string>().empty()) what += " " + r["name"].get<std::string>();
+    const std::string ns = r["namespace"].get<std::string>();
+    what += ns.empty() ? " (no namespace)" : " in namespace " + ns;
+    out += "          " + what + "\n";
+  } else {
+    out += "          " + r["verb"].get<std::string>() + " " + r["path"].get<std::string>() +
+           " (non-resource)\n";
+  }
+  out += "\nFlowSchemas tried in matching order (Kubernetes " +
+         e["kubernetesVersion"].get<std::string>() + "):\n";
+  for (const json& t : e["tried"]) {
+    char prec[16];
+    std::snprintf(prec, sizeof prec, "%6d", t["matchingPrecedence"].get<int>());
+    out += std::string("  ") + prec + "  " + t["flowSchema"].get<std::string>() + ": " +
+           (t["matched"].get<bool>() ? "MATCH, " : "no, ") + t["why"].get<std::string>() + "\n";
+  }
+  if (e["fellBackToCatchAll"].get<bool>()) {
+    out += "  (nothing matched; the apiserver falls back to catch-all)\n";
+  }
+  const json& level = e["level"];
+  out += "\nflow schema:     " + e["flowSchema"].get<std::string>() + "\n";
+  out += "priority level:  " + e["priorityLevel"].get<std::string>() + " (" +
+         level["type"].get<std::string>();
+  if (level.contains("limitResponse")) out += ", " + level["limitResponse"].get<std::string>();
+  if (level.contains("queues")) {
+    out += ": " + std::to_string(level["queues"].get<int>()) + " queues, hand size " +
+           std::to_string(level["handSize"].get<int>()) + ", queue length limit " +
+           std::to_string(level["queueLengthLimit"].get<int>());
+  }
+  out += ")\n";
+  const std::string method = e["distinguisherMethod"].get<std::string>();
+  if (e["usesFlowHash"].get<bool>()) {
+    out += "distinguisher:   " + (method.empty() ? std::string("none") : method) + " -> \"" +
+           e["distinguisher"].get<std::string>() + "\"\n";
+    const std::uint64_t hash = std::stoull(e["hash"].get<std::string>());
+    out += "flow hash:       " + e["hash"].get<std::string>() + " (" + Hex(hash) + ")\n";
+  } else {
+    out += "distinguisher:   \"\" (" + (method.empty() ? std::string("none") : method) +
+           " is not computed: the level does not have more than one queue)\n";
+    out += "flow hash:       0\n";
+  }
+  if (e["hand"].is_array()) {
+    std::string cards;
+    for (const json& card : e["hand"]) cards += (cards.empty() ? "" : ", ") + card.dump();
+    out += "hand of queues:  " + cards + "\n";
+  } else {
+    out += "hand of queues:  " + e["handNote"].get<std::string>() + "\n";
+  }
+  const std::string borrowing = level["borrowingLimitPercent"].is_null()
+                                    ? std::string("unlimited")
+                                    : level["borrowingLimitPercent"].dump() + "%";
+  out += "nominal seats:   " + level["nominalSeats"].dump() + " of " +
+         level["serverConcurrencyLimit"].dump() + " (" + level["nominalConcurrencyShares"].dump() +
+         " of " + level["shareSum"].dump() + " shares); lendable " + level["lendableSeats"].dump() +
+         ", so between " + level["minSeats"].dump() + " and " + level["maxSeats"].dump() +
+         " seats (borrowing " + borrowing + ")\n";
+  if (level.contains("maxSeatsPerRequest")) {
+    out += "max seats/request: " + level["maxSeatsPerRequest"].dump() + "\n";
+  }
+  return out;
+}
+
+}  // namespace sim

@@ -1,0 +1,145 @@
+#include "sim/io/json_input.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+
+#include "sim/io/input_error.h"
+
+namespace sim {
+
+namespace {
+
+// The 1-based line and column of byte `offset` of `text`.
+SourceLocation LocationOf(std::string_view text, size_t offset, const std::string& source_name) {
+  SourceLocation where{source_name, 1, 1};
+  for (size_t i = 0; i < offset && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++where.line;
+      where.column = 1;
+    } else {
+      ++where.column;
+    }
+  }
+  return where;
+}
+
+}  // namespace
+
+nlohmann::json ParseJsonText(std::string_view text, const std::string& source_name) {
+  try {
+    return nlohmann::json::parse(text.begin(), text.end());
+  } catch (const nlohmann::json::parse_error& e) {
+    const size_t offset = std::min<size_t>(e.byte == 0 ? 0 : e.byte - 1, text.size());
+    std::string what = e.what();
+    // nlohmann prefixes "[json.exception.parse_error.101] parse error at line 1, column 2: ".
+    if (auto colon = what.find(": "); colon != std::string::npos) what = what.substr(colon + 2);
+    throw InputError(LocationOf(text, offset, source_name), "", "invalid JSON: " + what);
+  } catch (const nlohmann::json::out_of_range& e) {
+    // A number too large for a double ("1e400"): nlohmann gives no position but quotes
+    // the number ("number overflow parsing '1e400'"), so the error points at its first
+    // occurrence.
+    std::string what = e.what();
+    if (auto space = what.find("] "); space != std::string::npos) what = what.substr(space + 2);
+    SourceLocation where{source_name, 0, 0};
+    const size_t open = what.find('\''), close = what.rfind('\'');
+    if (open != std::string::npos && close > open + 1) {
+      if (size_t at = text.find(what.substr(open + 1, close - open - 1)); at != std::string_view::npos) {
+        where = LocationOf(text, at, source_name);
+      }
+    }
+    throw InputError(where, "", "invalid JSON: " + what);
+  }
+}
+
+void JsonField::Fail(const std::string& message) const {
+  throw InputError({source_, 0, 0}, path_.empty() ? "(top level)" : path_, message);
+}
+
+namespace {
+const char* TypeName(const nlohmann::json& v) { return v.type_name(); }
+}  // namespace
+
+void JsonField::ExpectObject(std::initializer_list<std::string_view> allowed) const {
+  if (!value_->is_object()) Fail(std::string("expected an object, got ") + TypeName(*value_));
+  for (const auto& [key, unused] : value_->items()) {
+    bool known = false;
+    for (std::string_view a : allowed) known = known || a == key;
+    if (!known) {
+      std::string list;
+      for (std::string_view a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+      JsonField(*value_, source_, path_ + (path_.empty() ? "" : ".") + key)
+          .Fail("unknown field (known fields: " + list + ")");
+    }
+  }
+}
+
+void JsonField::ExpectArray() const {
+  if (!value_->is_array()) Fail(std::string("expected an array, got ") + TypeName(*value_));
+}
+
+bool JsonField::Has(std::string_view key) const {
+  return value_->is_object() && value_->contains(key) && !(*value_)[std::string(key)].is_null();
+}
+
+JsonField JsonField::operator[](std::string_view key) const {
+  std::string child = path_ + (path_.empty() ? "" : ".") + std::string(key);
+  if (!value_->is_object()) Fail(std::string("expected an object, got ") + TypeName(*value_));
+  auto it = value_->find(key);
+  if (it == value_->end()) JsonField(*value_, source_, child).Fail("required field is missing");
+  return JsonField(*it, source_, child);
+}
+
+JsonField JsonField::At(size_t index) const {
+  return JsonField((*value_)[index], source_, path_ + "[" + std::to_string(index) + "]");
+}
+
+std::int64_t JsonField::Int() const {
+  if (value_->is_number_integer()) return value_->get<std::int64_t>();
+  if (value_->is_number_float()) {
+    double d = value_->get<double>();
+    if (std::floor(d) == d && std::abs(d) < 9.2e18) return static_cast<std::int64_t>(d);
+  }
+  Fail(std::string("expected an integer, got ") + value_->dump());
+}
+
+std::uint64_t JsonField::Uint64FromDecimalString() const {
+  if (!value_->is_string()) Fail("expected a decimal string of a uint64, got " + value_->dump());
+  const std::string& s = value_->get_ref<const std::string&>();
+  std::uint64_t v = 0;
+  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (s.empty() || ec != std::errc() || ptr != s.data() + s.size()) {
+    Fail("\"" + s + "\" is not a uint64 in decimal");
+  }
+  return v;
+}
+
+double JsonField::Number() const {
+  if (!value_->is_number()) Fail(std::string("expected a number, got ") + value_->dump());
+  return value_->get<double>();
+}
+
+bool JsonField::Bool() const {
+  if (!value_->is_boolean()) Fail(std::string("expected true or false, got ") + value_->dump());
+  return value_->get<bool>();
+}
+
+std::string JsonField::String() const {
+  if (!value_->is_string()) Fail(std::string("expected a string, got ") + value_->dump());
+  return value_->get<std::string>();
+}
+
+std::int64_t JsonField::IntOr(std::string_view key, std::int64_t fallback) const {
+  return Has(key) ? (*this)[key].Int() : fallback;
+}
+double JsonField::NumberOr(std::string_view key, double fallback) const {
+  return Has(key) ? (*this)[key].Number() : fallback;
+}
+bool JsonField::BoolOr(std::string_view key, bool fallback) const {
+  return Has(key) ? (*this)[key].Bool() : fallback;
+}
+std::string JsonField::StringOr(std::string_view key, std::string fallback) const {
+  return Has(key) ? (*this)[key].String() : fallback;
+}
+
+}  // namespace sim

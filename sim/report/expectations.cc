@@ -1,0 +1,119 @@
+#include "sim/report/expectations.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "sim/io/input_error.h"
+
+namespace sim {
+namespace {
+
+double Round6(double x) { return std::round(x * 1e6) / 1e6; }
+
+// Seconds as summary.json writes them: microsecond resolution, six decimals.
+double Seconds(apf::Nanos ns) { return Round6(apf::ToSeconds(ns / 1000 * 1000)); }
+
+}  // namespace
+
+ExpectationWindows::ExpectationWindows(const std::vector<Expectation>& expectations)
+    : expectations_(expectations), values_(expectations.size(), 0.0) {}
+
+void ExpectationWindows::Fold(std::size_t i, double v) {
+  if (FoldOf(expectations_[i]) == ExpectationFold::kSum) {
+    values_[i] += v;
+  } else {
+    values_[i] = std::max(values_[i], v);
+  }
+}
+
+void ExpectationWindows::OnLevelRow(apf::Nanos start, int replica, const std::string& level,
+                                    const LevelRow& row) {
+  (void)replica;  // counts add up over replicas; peaks and percentiles take the largest
+  for (std::size_t i = 0; i < expectations_.size(); ++i) {
+    const Expectation& e = expectations_[i];
+    if (!e.windowed || e.section != "priorityLevels" || e.subject != level) continue;
+    if (start < e.window_from || start >= e.window_to) continue;
+    const std::string& f = e.field;
+    if (f == "nominalCL") Fold(i, row.nominal_cl);
+    if (f == "dispatched") Fold(i, static_cast<double>(row.counters.dispatched));
+    if (f == "rejected.queue-full") Fold(i, static_cast<double>(row.counters.rejected[0]));
+    if (f == "rejected.time-out") Fold(i, static_cast<double>(row.counters.rejected[1]));
+    if (f == "rejected.concurrency-limit") Fold(i, static_cast<double>(row.counters.rejected[2]));
+    if (f == "peakExecutingSeats") Fold(i, row.peak_executing_seats);
+    // An interval in which nothing was dispatched has no wait percentiles.
+    if (row.waits_dispatched > 0) {
+      if (f == "waitSeconds.p50") Fold(i, Seconds(row.wait_p50));
+      if (f == "waitSeconds.p99") Fold(i, Seconds(row.wait_p99));
+    }
+  }
+}
+
+void ExpectationWindows::OnClientRow(apf::Nanos start, const std::string& client,
+                                     const ClientRow& row) {
+  for (std::size_t i = 0; i < expectations_.size(); ++i) {
+    const Expectation& e = expectations_[i];
+    if (!e.windowed || e.section != "clients" || e.subject != client) continue;
+    if (start < e.window_from || start >= e.window_to) continue;
+    const std::string& f = e.field;
+    if (f == "calls") Fold(i, static_cast<double>(row.calls));
+    if (f == "attempts") Fold(i, static_cast<double>(row.attempts));
+    if (f == "succeeded") Fold(i, static_cast<double>(row.succeeded));
+    if (f == "failed") Fold(i, static_cast<double>(row.failed));
+    if (f == "http429") Fold(i, static_cast<double>(row.http429));
+    // An interval in which no call ended has no latency percentiles.
+    if (row.succeeded + row.failed > 0) {
+      if (f == "latencySeconds.p50") Fold(i, Seconds(row.latency_p50));
+      if (f == "latencySeconds.p99") Fold(i, Seconds(row.latency_p99));
+    }
+  }
+}
+
+std::vector<ExpectationResult> EvaluateExpectations(const std::vector<Expectation>& expectations,
+                                                    const nlohmann::json& summary,
+                                                    const ExpectationWindows* windows) {
+  std::vector<ExpectationResult> results;
+  for (std::size_t i = 0; i < expectations.size(); ++i) {
+    const Expectation& e = expectations[i];
+    ExpectationResult r;
+    r.expectation = e;
+    const nlohmann::json* node = nullptr;
+    if (summary.contains(e.section)) {
+      node = &summary[e.section];
+      if (!e.subject.empty()) {
+        if (!node->contains(e.subject)) {
+          std::string known;
+          for (const auto& [name, unused] : node->items()) known += (known.empty() ? "" : ", ") + name;
+          throw InputError(
+              e.where, fmt::format("spec.expect[{}].path", i),
+              fmt::format("this run has no {} \"{}\" (it has {})",
+                          e.section == "clients" ? "client" : "priority level", e.subject, known));
+        }
+        node = &(*node)[e.subject];
+      }
+    }
+    if (!node) {
+      throw InputError(e.where, fmt::format("spec.expect[{}].path", i),
+                       "this run's summary has no " + e.section);
+    }
+    if (e.windowed) {
+      if (!windows) throw std::logic_error("windowed expectation without windows");
+      r.measured = windows->value(i);
+    } else {
+      const size_t dot = e.field.find('.');
+      const nlohmann::json* v = &(*node)[e.field.substr(0, dot)];
+      if (dot != std::string::npos) v = &(*v)[e.field.substr(dot + 1)];
+      if (v->is_number()) r.measured = v->get<double>();
+    }
+    r.passed = r.measured && CompareExpectation(*r.measured, e.op, e.value);
+    results.push_back(std::move(r));
+  }
+  return results;
+}
+
+std::string FormatMeasured(const std::optional<double>& measured) {
+  return measured ? fmt::format("{}", *measured) : "null";
+}
+
+}  // namespace sim

@@ -1,0 +1,17 @@
+// The apiserver_flowcontrol_* metrics of each simulated apiserver, with the real names,
+// labels and buckets (APF-SPEC 7.2, pkg/util/flowcontrol/metrics/metrics.go), in the
+// Prometheus text exposition format. Each replica's series carry an `instance` label.
+#ifndef SIM_REPORT_METRICS_TEXT_H_
+#define SIM_REPORT_METRICS_TEXT_H_
+
+#include <string>
+
+namespace sim {
+
+class World;
+
+std::string MetricsText(World& world);
+
+}  // namespace sim
+
+#endif  // SIM_REPORT_METRICS_TEXT_H_

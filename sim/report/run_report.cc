@@ -1,0 +1,273 @@
+#include "sim/report/run_report.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "apf/seat_seconds.h"
+#include "sim/report/debug_dumps.h"
+#include "sim/io/duration.h"
+#include "sim/report/metrics_text.h"
+
+namespace sim {
+namespace {
+
+// Seconds with microsecond resolution, trailing zeros dropped: stable across machines.
+std::string Seconds(apf::Nanos ns) { return FormatSeconds(ns / 1000 * 1000); }
+
+double Round6(double x) { return std::round(x * 1e6) / 1e6; }
+
+nlohmann::json Percentiles(const LatencyHistogram& h) {
+  return {{"p50", Round6(apf::ToSeconds(h.Quantile(0.5)))},
+          {"p99", Round6(apf::ToSeconds(h.Quantile(0.99)))},
+          {"max", Round6(apf::ToSeconds(h.max()))}};
+}
+
+}  // namespace
+
+RunReport::RunReport(const Scenario& scenario, std::string out_dir, bool timelines)
+    : scenario_(scenario), out_dir_(std::move(out_dir)) {
+  MakeOutputDirectory(out_dir_);
+  if (!timelines) return;
+  timeline_ = std::make_unique<OutputFile>(out_dir_ + "/timeline.csv");
+  timeline_->Write(
+      "time_s,replica,priority_level,executing_requests,executing_seats,peak_executing_seats,"
+      "waiting_requests,waiting_seats,current_cl,nominal_cl,dispatched,rejected_queue_full,"
+      "rejected_time_out,rejected_concurrency_limit,wait_p50_s,wait_p99_s,retry_after_s\n");
+  clients_ = std::make_unique<OutputFile>(out_dir_ + "/clients.csv");
+  clients_->Write(
+      "time_s,client,calls,attempts,succeeded,failed,http429,latency_p50_s,latency_p99_s\n");
+}
+
+void RunReport::OnLevelRow(apf::Nanos start, int replica, const std::string& level,
+                           const LevelRow& row) {
+  if (forward_) forward_->OnLevelRow(start, replica, level, row);
+  if (!timeline_) return;
+  std::string wait_p50, wait_p99;
+  if (row.waits_dispatched > 0) {
+    wait_p50 = Seconds(row.wait_p50);
+    wait_p99 = Seconds(row.wait_p99);
+  }
+  timeline_->Write(fmt::format(
+      "{},apiserver-{},{},{:.3f},{:.3f},{},{:.3f},{:.3f},{},{},{},{},{},{},{},{},{}\n", Seconds(start),
+      replica, level, row.executing_requests, row.executing_seats, row.peak_executing_seats,
+      row.waiting_requests, row.waiting_seats, row.current_cl, row.nominal_cl, row.counters.dispatched,
+      row.counters.rejected[0], row.counters.rejected[1], row.counters.rejected[2], wait_p50, wait_p99,
+      row.retry_after));
+}
+
+void RunReport::OnClientRow(apf::Nanos start, const std::string& client, const ClientRow& row) {
+  if (forward_) forward_->OnClientRow(start, client, row);
+  if (!clients_) return;
+  std::string p50, p99;
+  if (row.succeeded + row.failed > 0) {
+    p50 = Seconds(row.latency_p50);
+    p99 = Seconds(row.latency_p99);
+  }
+  clients_->Write(fmt::format("{},{},{},{},{},{},{},{},{}\n", Seconds(start), client, row.calls,
+                              row.attempts, row.succeeded, row.failed, row.http429, p50, p99));
+}
+
+void RunReport::EnableTrace() {
+  if (!trace_) trace_ = std::make_unique<OutputFile>(out_dir_ + "/trace.jsonl");
+}
+
+void RunReport::OnTrace(const std::string& json_line) {
+  if (!trace_) return;
+  trace_->Write(json_line);
+  trace_->Write("\n");
+}
+
+void RunReport::OnDump(apf::Nanos now, int dump_index) {
+  (void)dump_index;
+  for (int r = 0; r < world_->replica_count(); ++r) {
+    const std::string prefix = fmt::format("dumps/{}s-apiserver-{}-", Seconds(now), r);
+    DebugDumps dumps = MakeDebugDumps(*world_, r, now);
+    dumps_.emplace_back(prefix + "dump_priority_levels.txt", dumps.priority_levels);
+    dumps_.emplace_back(prefix + "dump_queues.txt", dumps.queues);
+    dumps_.emplace_back(prefix + "dump_requests.txt", dumps.requests);
+  }
+}
+
+nlohmann::json RunReport::Summary() const {
+  const apf::Nanos end = world_->now();
+  nlohmann::json j;
+  j["scenario"] = scenario_.name;
+  j["seed"] = scenario_.seed;
+  j["durationSeconds"] = apf::ToSeconds(end);
+  j["intervalSeconds"] = apf::ToSeconds(scenario_.interval);
+  j["marks"] = nlohmann::json::array();
+  for (const Mark& m : scenario_.marks) {
+    j["marks"].push_back({{"atSeconds", apf::ToSeconds(m.at)}, {"label", m.label}});
+  }
+  // Per level, summed over replicas (limits per replica: they are the same on each).
+  nlohmann::json levels = nlohmann::json::object();
+  nlohmann::json replicas = nlohmann::json::array();
+  for (int r = 0; r < world_->replica_count(); ++r) {
+    nlohmann::json replica_levels = nlohmann::json::object();
+    apf::FlowControl& fc = world_->flow_control(r);
+    for (int l = 0; l < fc.level_count(); ++l) {
+      const std::string& name = *fc.level(l).name;
+      LevelTimeline& tl = world_->mutable_level_timeline(r, l);
+      const LevelCounters& c = tl.totals();
+      nlohmann::json lj;
+      lj["nominalCL"] = tl.nominal_cl();
+      lj["meanCurrentCL"] = Round6(tl.mean_current_cl(end));
+      lj["maxSeats"] = tl.max_seats() > 0 ? nlohmann::json(tl.max_seats()) : nlohmann::json(nullptr);
+      lj["peakRequestSeats"] = tl.peak_request_seats();
+      lj["dispatched"] = c.dispatched;
+      lj["rejected"] = {{"queue-full", c.rejected[0]},
+                        {"time-out", c.rejected[1]},
+                        {"concurrency-limit", c.rejected[2]}};
+      lj["waitSeconds"] = Percentiles(tl.total_waits());
+      lj["peakExecutingSeats"] = tl.peak_executing_seats();
+      replica_levels[name] = lj;
+    }
+    replicas.push_back({{"name", fmt::format("apiserver-{}", r)}, {"priorityLevels", replica_levels}});
+  }
+  // The cluster-wide view: counts summed, limits and peaks per replica (the largest),
+  // waits merged.
+  apf::FlowControl& fc0 = world_->flow_control(0);
+  for (int l = 0; l < fc0.level_count(); ++l) {
+    const std::string& name = *fc0.level(l).name;
+    LatencyHistogram waits;
+    std::uint64_t dispatched = 0, rejected[3] = {0, 0, 0};
+    int peak_exec = 0, peak_req = 0;
+    double mean_cl = 0;
+    for (int r = 0; r < world_->replica_count(); ++r) {
+      LevelTimeline& tl = world_->mutable_level_timeline(r, l);
+      waits.Merge(tl.total_waits());
+      dispatched += tl.totals().dispatched;
+      for (int k = 0; k < 3; ++k) rejected[k] += tl.totals().rejected[k];
+      peak_exec = std::max(peak_exec, tl.peak_executing_seats());
+      peak_req = std::max(peak_req, tl.peak_request_seats());
+      mean_cl += tl.mean_current_cl(end) / world_->replica_count();
+    }
+    const LevelTimeline& tl0 = world_->level_timeline(0, l);
+    nlohmann::json lj;
+    lj["nominalCL"] = tl0.nominal_cl();
+    lj["meanCurrentCL"] = Round6(mean_cl);
+    lj["maxSeats"] = tl0.max_seats() > 0 ? nlohmann::json(tl0.max_seats()) : nlohmann::json(nullptr);
+    lj["peakRequestSeats"] = peak_req;
+    lj["dispatched"] = dispatched;
+    lj["rejected"] = {{"queue-full", rejected[0]}, {"time-out", rejected[1]}, {"concurrency-limit", rejected[2]}};
+    lj["waitSeconds"] = Percentiles(waits);
+    lj["peakExecutingSeats"] = peak_exec;
+    levels[name] = lj;
+  }
+  j["priorityLevels"] = levels;
+  nlohmann::json clients = nlohmann::json::object();
+  for (int c = 0; c < world_->client_count(); ++c) {
+    const ClientTimeline& tl = world_->client_timeline(c);
+    const ClientRow& t = tl.totals();
+    nlohmann::json cj;
+    cj["calls"] = t.calls;
+    cj["attempts"] = t.attempts;
+    cj["succeeded"] = t.succeeded;
+    cj["failed"] = t.failed;
+    cj["http429"] = t.http429;
+    cj["latencySeconds"] = Percentiles(tl.total_latencies());
+    nlohmann::json errors = nlohmann::json::object();
+    for (const auto& [message, count] : world_->client_errors(c)) errors[message] = count;
+    cj["errors"] = errors;
+    clients[world_->client_spec(c).name] = cj;
+  }
+  j["clients"] = clients;
+  j["replicas"] = replicas;
+  if (scenario_.gateway.enabled) {
+    j["gateway"] = {{"requestRateExceeded", world_->gateway().request_rate_exceeded},
+                    {"tooManyConcurrentRequests", world_->gateway().too_many_concurrent_requests}};
+  }
+  if (scenario_.audit_log.enabled || world_->replayed_calls() > 0) {
+    // What was replayed, and (spec.auditLog) what of the log was left out and why.
+    nlohmann::json replay;
+    replay["replayedCalls"] = world_->replayed_calls();
+    if (scenario_.audit_log.enabled) {
+      const ReplayStats& scan = scenario_.audit_log.scan;
+      std::int64_t skipped = 0;
+      nlohmann::json reasons = nlohmann::json::object();
+      for (const auto& [reason, count] : scan.skipped) {
+        reasons[reason] = count;
+        skipped += count;
+      }
+      nlohmann::json codes = nlohmann::json::object();
+      for (const auto& [code, count] : scan.recorded_codes) codes[std::to_string(code)] = count;
+      replay["auditLog"] = {{"lines", scan.lines},       {"events", scan.events},
+                            {"identities", scan.identities}, {"skipped", skipped},
+                            {"reasons", reasons},         {"recordedCodes", codes}};
+    }
+    j["replay"] = replay;
+  }
+  j["events"] = world_->events_handled();
+  j["attempts"] = world_->attempts_total();
+  return j;
+}
+
+void RunReport::Commit() {
+  const nlohmann::json summary = Summary();
+  OutputFile summary_file(out_dir_ + "/summary.json");
+  summary_file.Write(summary.dump(2) + "\n");
+  OutputFile metrics_file(out_dir_ + "/metrics.prom");
+  metrics_file.Write(MetricsText(*world_));
+  std::vector<std::unique_ptr<OutputFile>> dump_files;
+  if (!dumps_.empty()) MakeOutputDirectory(out_dir_ + "/dumps");
+  for (const auto& [name, text] : dumps_) {
+    dump_files.push_back(std::make_unique<OutputFile>(out_dir_ + "/" + name));
+    dump_files.back()->Write(text);
+  }
+  // Everything is written; only renames remain.
+  if (trace_) trace_->Commit();
+  if (timeline_) timeline_->Commit();
+  if (clients_) clients_->Commit();
+  summary_file.Commit();
+  metrics_file.Commit();
+  for (auto& f : dump_files) f->Commit();
+}
+
+std::string RunReport::SummaryTable(const nlohmann::json& s, bool colour) {
+  auto wrap = [](const char* start, const std::string& t) {
+    std::string out(start);
+    out.append(t);
+    out.append("\033[0m");
+    return out;
+  };
+  auto bold = [&](const std::string& t) { return colour ? wrap("\033[1m", t) : t; };
+  auto red = [&](const std::string& t, bool on) { return colour && on ? wrap("\033[31m", t) : t; };
+  std::string out;
+  out += bold(fmt::format("{} (seed {}, {} s simulated)", s["scenario"].get<std::string>(),
+                          s["seed"].get<std::uint64_t>(), s["durationSeconds"].get<double>())) + "\n\n";
+  out += bold(fmt::format("{:<24} {:>7} {:>8} {:>6} {:>9} {:>10} {:>8} {:>8} {:>9} {:>9} {:>9}",
+                          "priority level", "nominal", "mean cur", "peak", "dispatch",
+                          "queue-full", "time-out", "conc-lim", "wait p50", "wait p99", "wait max")) + "\n";
+  std::vector<std::pair<int, std::string>> order;
+  for (auto& [name, l] : s["priorityLevels"].items()) order.emplace_back(-l["nominalCL"].get<int>(), name);
+  std::sort(order.begin(), order.end());
+  for (auto& [unused, name] : order) {
+    const auto& l = s["priorityLevels"][name];
+    const std::uint64_t qf = l["rejected"]["queue-full"], to = l["rejected"]["time-out"],
+                        cl = l["rejected"]["concurrency-limit"];
+    out += fmt::format("{:<24} {:>7} {:>8.1f} {:>6} {:>9} {:>10} {:>8} {:>8} {:>8.3f}s {:>8.3f}s {:>8.3f}s\n",
+                       name, l["nominalCL"].get<int>(), l["meanCurrentCL"].get<double>(),
+                       l["peakExecutingSeats"].get<int>(), l["dispatched"].get<std::uint64_t>(),
+                       red(std::to_string(qf), qf > 0), red(std::to_string(to), to > 0),
+                       red(std::to_string(cl), cl > 0), l["waitSeconds"]["p50"].get<double>(),
+                       l["waitSeconds"]["p99"].get<double>(), l["waitSeconds"]["max"].get<double>());
+  }
+  out += '\n';
+  out += bold(fmt::format("{:<24} {:>8} {:>9} {:>9} {:>7} {:>7} {:>9} {:>9}", "client", "calls",
+                          "attempts", "succeeded", "failed", "429s", "lat p50", "lat p99"));
+  out += '\n';
+  for (auto& [name, c] : s["clients"].items()) {
+    const std::uint64_t failed = c["failed"], r429 = c["http429"];
+    out += fmt::format("{:<24} {:>8} {:>9} {:>9} {:>7} {:>7} {:>8.3f}s {:>8.3f}s\n", name,
+                       c["calls"].get<std::uint64_t>(), c["attempts"].get<std::uint64_t>(),
+                       c["succeeded"].get<std::uint64_t>(), red(std::to_string(failed), failed > 0),
+                       red(std::to_string(r429), r429 > 0), c["latencySeconds"]["p50"].get<double>(),
+                       c["latencySeconds"]["p99"].get<double>());
+  }
+  return out;
+}
+
+}  // namespace sim

@@ -1,0 +1,56 @@
+// What `apfsim run` writes to its output folder, each file whole or not at all:
+// timeline.csv and clients.csv (streamed while the run goes, committed at the end),
+// summary.json, the debug dumps at the scenario's instants, metrics.prom, and with
+// --trace trace.jsonl (one JSON object per traced attempt). The
+// summary is also printed as a table. See scenarios/README.md for the columns.
+#ifndef SIM_REPORT_RUN_REPORT_H_
+#define SIM_REPORT_RUN_REPORT_H_
+
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "sim/io/output_file.h"
+#include "sim/scenario/scenario.h"
+#include "sim/world/world.h"
+
+namespace sim {
+
+class RunReport : public WorldObserver {
+ public:
+  // `out_dir` is created if needed; nothing in it is replaced until Commit(). Without
+  // `timelines`, timeline.csv and clients.csv are not written.
+  RunReport(const Scenario& scenario, std::string out_dir, bool timelines = true);
+  void set_world(World* world) { world_ = world; }
+  // Also hands every level and client row to `forward` (the windows of `apfsim check`'s
+  // expectations, sim/report/expectations.h); null for none.
+  void set_forward(WorldObserver* forward) { forward_ = forward; }
+
+  void OnLevelRow(apf::Nanos start, int replica, const std::string& level,
+                  const LevelRow& row) override;
+  void OnClientRow(apf::Nanos start, const std::string& client, const ClientRow& row) override;
+  void OnDump(apf::Nanos now, int dump_index) override;
+  // `apfsim run --trace`: writes the world's trace lines to trace.jsonl.
+  void EnableTrace();
+  void OnTrace(const std::string& json_line) override;
+
+  // The summary of the finished run (summary.json's content).
+  nlohmann::json Summary() const;
+  // Writes summary.json and metrics.prom and renames every file into place.
+  void Commit();
+  // The terminal table of the summary.
+  static std::string SummaryTable(const nlohmann::json& summary, bool colour);
+
+ private:
+  const Scenario& scenario_;
+  std::string out_dir_;
+  World* world_ = nullptr;
+  std::unique_ptr<OutputFile> timeline_, clients_, trace_;
+  WorldObserver* forward_ = nullptr;
+  std::vector<std::pair<std::string, std::string>> dumps_;  // file name, text
+};
+
+}  // namespace sim
+
+#endif  // SIM_REPORT_RUN_REPORT_H_

@@ -1,0 +1,153 @@
+#include "sim/scenario/flowcontrol.h"
+
+#include <charconv>
+
+#include "apf/bootstrap.h"
+#include "sim/io/yaml_input.h"
+
+namespace sim {
+namespace {
+
+[[noreturn]] void Fail(const Scenario::ObjectOverride& o, const std::string& why) {
+  throw InputError({"--set", 0, 0},
+                   "flowControl." + o.kind + "." + o.name + "." + o.field, why);
+}
+
+std::int32_t Int32Value(const Scenario::ObjectOverride& o) {
+  std::int32_t v = 0;
+  auto [ptr, ec] = std::from_chars(o.value.data(), o.value.data() + o.value.size(), v);
+  if (o.value.empty() || ec != std::errc() || ptr != o.value.data() + o.value.size()) {
+    Fail(o, "\"" + o.value + "\" is not an integer");
+  }
+  return v;
+}
+
+// A default object copied so that an override can change it: marked as not auto-updated,
+// or the apiserver's config producer would put the suggested spec back (APF-SPEC 2.6).
+template <typename Object>
+Object CopyForOverride(Object object) {
+  object.metadata.annotations["apf.kubernetes.io/autoupdate-spec"] = "false";
+  return object;
+}
+
+ManifestSource OverrideSource(const Scenario::ObjectOverride& o) {
+  ManifestSource s;
+  s.where = {"--set", 0, 0};
+  s.path = "flowControl." + o.kind + "." + o.name;
+  s.api_version = kFlowControlV1;
+  return s;
+}
+
+void ApplyToPriorityLevel(const Scenario::ObjectOverride& o, apf::PriorityLevelConfiguration& pl) {
+  auto& spec = pl.spec;
+  if (o.field == "nominalConcurrencyShares" || o.field == "lendablePercent") {
+    const std::int32_t v = Int32Value(o);
+    const bool shares = o.field == "nominalConcurrencyShares";
+    if (spec.exempt) {
+      (shares ? spec.exempt->nominal_concurrency_shares : spec.exempt->lendable_percent) = v;
+    } else if (spec.limited) {
+      (shares ? spec.limited->nominal_concurrency_shares : spec.limited->lendable_percent) = v;
+    }
+    return;
+  }
+  if (!spec.limited) Fail(o, "the level is Exempt: it has no " + o.field);
+  auto& limited = *spec.limited;
+  if (o.field == "borrowingLimitPercent") {
+    if (o.value == "null" || o.value == "unlimited") {
+      limited.borrowing_limit_percent.reset();
+    } else {
+      limited.borrowing_limit_percent = Int32Value(o);
+    }
+    return;
+  }
+  if (o.field == "queues" || o.field == "handSize" || o.field == "queueLengthLimit") {
+    if (!limited.limit_response.queuing) Fail(o, "the level rejects rather than queues");
+    auto& q = *limited.limit_response.queuing;
+    const std::int32_t v = Int32Value(o);
+    (o.field == "queues" ? q.queues : o.field == "handSize" ? q.hand_size : q.queue_length_limit) = v;
+    return;
+  }
+  Fail(o, "unknown field (nominalConcurrencyShares, lendablePercent, borrowingLimitPercent, "
+          "queues, handSize, queueLengthLimit)");
+}
+
+void ApplyToFlowSchema(const Scenario::ObjectOverride& o, apf::FlowSchema& fs) {
+  if (o.field == "matchingPrecedence") {
+    fs.spec.matching_precedence = Int32Value(o);
+  } else if (o.field == "priorityLevelConfiguration" || o.field == "priorityLevel") {
+    fs.spec.priority_level_name = o.value;
+  } else if (o.field == "distinguisherMethod") {
+    if (o.value == "none" || o.value.empty()) {
+      fs.spec.distinguisher_method.reset();
+    } else {
+      fs.spec.distinguisher_method = apf::FlowDistinguisherMethod{o.value};
+    }
+  } else {
+    Fail(o, "unknown field (matchingPrecedence, priorityLevelConfiguration, distinguisherMethod)");
+  }
+}
+
+}  // namespace
+
+FlowControlManifests ScenarioManifests(const Scenario& scenario) {
+  FlowControlManifests manifests = LoadFlowControlFiles(scenario.flow_control_files);
+  for (const Scenario::InlineObject& o : scenario.flow_control_objects) {
+    manifests.Append(ReadFlowControlObjects(YamlValue(o.node, o.source, o.path)));
+  }
+  return manifests;
+}
+
+void ApplyObjectOverrides(const std::vector<Scenario::ObjectOverride>& overrides,
+                          apf::KubernetesVersion version, FlowControlManifests* manifests) {
+  const apf::BootstrapObjects defaults = apf::Bootstrap(version);
+  for (const Scenario::ObjectOverride& o : overrides) {
+    if (o.kind == "priorityLevels") {
+      LoadedPriorityLevel* target = nullptr;
+      for (auto& pl : manifests->priority_levels) {
+        if (pl.object.metadata.name == o.name) target = &pl;
+      }
+      if (!target) {
+        for (const auto* list : {&defaults.mandatory_priority_levels, &defaults.suggested_priority_levels}) {
+          for (const auto& pl : *list) {
+            if (pl.metadata.name == o.name) {
+              manifests->priority_levels.push_back({CopyForOverride(pl), OverrideSource(o)});
+              target = &manifests->priority_levels.back();
+            }
+          }
+        }
+      }
+      if (!target) Fail(o, "no PriorityLevelConfiguration named \"" + o.name + "\"");
+      ApplyToPriorityLevel(o, target->object);
+    } else {
+      LoadedFlowSchema* target = nullptr;
+      for (auto& fs : manifests->flow_schemas) {
+        if (fs.object.metadata.name == o.name) target = &fs;
+      }
+      if (!target) {
+        for (const auto* list : {&defaults.mandatory_flow_schemas, &defaults.suggested_flow_schemas}) {
+          for (const auto& fs : *list) {
+            if (fs.metadata.name == o.name) {
+              manifests->flow_schemas.push_back({CopyForOverride(fs), OverrideSource(o)});
+              target = &manifests->flow_schemas.back();
+            }
+          }
+        }
+      }
+      if (!target) Fail(o, "no FlowSchema named \"" + o.name + "\"");
+      ApplyToFlowSchema(o, target->object);
+    }
+  }
+}
+
+FlowControlSetup BuildScenarioFlowControl(const Scenario& scenario,
+                                          const FlowControlManifests* extra) {
+  const apf::KubernetesVersion version = ParseKubernetesVersionOrThrow(
+      scenario.apiservers.kubernetes_version, "spec.apiservers.kubernetesVersion");
+  FlowControlManifests manifests = ScenarioManifests(scenario);
+  if (extra) manifests.Append(*extra);
+  ApplyObjectOverrides(scenario.flow_control_overrides, version, &manifests);
+  ThrowIfInvalid(manifests);
+  return BuildFlowControl(version, manifests, scenario.flow_control_defaults);
+}
+
+}  // namespace sim

@@ -1,0 +1,41 @@
+// What a run may cost before apfsim stops it, and what a scenario is likely to cost before
+// it starts. A typo in a rate (1e6 where 1e2 was meant) turns a minute's run into hours;
+// these bounds turn that into a message that names the client responsible.
+#ifndef SIM_SCENARIO_RUN_BUDGET_H_
+#define SIM_SCENARIO_RUN_BUDGET_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/scenario/scenario.h"
+
+namespace sim {
+
+struct RunBudget {
+  // A busy day (bench/synthetic-day.yaml: 260 million calls) takes about 1.5 billion
+  // events, so the default leaves room for several such days in one run.
+  static constexpr std::uint64_t kDefaultMaxEvents = 5'000'000'000;
+  static constexpr double kDefaultMaxWallSeconds = 30 * 60;
+  std::uint64_t max_events = kDefaultMaxEvents;       // 0: no limit
+  double max_wall_seconds = kDefaultMaxWallSeconds;   // 0: no limit
+};
+
+// The calls a scenario's traffic will issue, client by client, from its rates, sweeps and
+// closed-loop workers. A rough figure (closed loops and replays are guessed at), good for
+// the order of magnitude a warning needs.
+struct WorkEstimate {
+  double calls = 0;
+  std::vector<double> client_calls;  // by client index
+};
+WorkEstimate EstimateWork(const Scenario& scenario);
+
+// Above this many calls a run takes minutes even at full speed: warn before starting.
+inline constexpr double kLargeRunCalls = 1e9;
+
+// The warning for a run above kLargeRunCalls, naming the biggest client; "" otherwise.
+std::string LargeRunWarning(const Scenario& scenario, const WorkEstimate& estimate);
+
+}  // namespace sim
+
+#endif  // SIM_SCENARIO_RUN_BUDGET_H_

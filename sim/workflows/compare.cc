@@ -1,0 +1,337 @@
+#include "sim/workflows/compare.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+
+#include "sim/report/expectations.h"
+#include "sim/io/input_error.h"
+#include "sim/io/output_file.h"
+#include "sim/scenario/overlay.h"
+#include "sim/workflows/run.h"
+#include "sim/scenario/flowcontrol.h"
+#include "sim/scenario/loader.h"
+
+namespace sim {
+namespace {
+
+namespace fs = std::filesystem;
+
+double Round6(double x) { return std::round(x * 1e6) / 1e6; }
+
+// A compared figure: its name in compare.json, where it is in a summary entry, and
+// whether less of it is better (nullopt: neither, e.g. a limit).
+struct Figure {
+  const char* name;
+  const char* pointer;
+  std::optional<bool> lower_is_better;
+};
+
+const std::vector<Figure>& LevelFigures() {
+  static const std::vector<Figure> kFigures = {
+      {"nominalCL", "/nominalCL", std::nullopt},
+      {"meanCurrentCL", "/meanCurrentCL", std::nullopt},
+      {"peakExecutingSeats", "/peakExecutingSeats", std::nullopt},
+      {"dispatched", "/dispatched", false},
+      {"rejected", "", true},  // the three reasons summed
+      {"rejectedQueueFull", "/rejected/queue-full", true},
+      {"rejectedTimeOut", "/rejected/time-out", true},
+      {"rejectedConcurrencyLimit", "/rejected/concurrency-limit", true},
+      {"waitP50Seconds", "/waitSeconds/p50", true},
+      {"waitP99Seconds", "/waitSeconds/p99", true},
+      {"waitMaxSeconds", "/waitSeconds/max", true}};
+  return kFigures;
+}
+
+const std::vector<Figure>& ClientFigures() {
+  static const std::vector<Figure> kFigures = {
+      {"calls", "/calls", std::nullopt},
+      {"attempts", "/attempts", true},
+      {"succeeded", "/succeeded", false},
+      {"failed", "/failed", true},
+      {"http429", "/http429", true},
+      {"latencyP50Seconds", "/latencySeconds/p50", true},
+      {"latencyP99Seconds", "/latencySeconds/p99", true},
+      {"latencyMaxSeconds", "/latencySeconds/max", true}};
+  return kFigures;
+}
+
+nlohmann::json FigureOf(const nlohmann::json& entry, const Figure& f) {
+  if (entry.is_null()) return nullptr;
+  if (std::string(f.pointer).empty()) {
+    std::uint64_t sum = 0;
+    for (auto& [unused, v] : entry.at("rejected").items()) sum += v.get<std::uint64_t>();
+    return sum;
+  }
+  return entry.value(nlohmann::json::json_pointer(f.pointer), nlohmann::json());
+}
+
+nlohmann::json Change(const nlohmann::json& before, const nlohmann::json& after) {
+  if (!before.is_number() || !after.is_number()) return nullptr;
+  if (before.is_number_integer() && after.is_number_integer()) {
+    return after.get<std::int64_t>() - before.get<std::int64_t>();
+  }
+  return Round6(after.get<double>() - before.get<double>());
+}
+
+nlohmann::json CompareGroup(const nlohmann::json& before, const nlohmann::json& after,
+                            const std::vector<Figure>& figures) {
+  nlohmann::json out = nlohmann::json::object();
+  std::vector<std::string> names;
+  for (auto& [name, unused] : before.items()) names.push_back(name);
+  for (auto& [name, unused] : after.items()) {
+    if (!before.contains(name)) names.push_back(name);
+  }
+  for (const std::string& name : names) {
+    const nlohmann::json b = before.contains(name) ? before[name] : nlohmann::json();
+    const nlohmann::json a = after.contains(name) ? after[name] : nlohmann::json();
+    nlohmann::json entry = nlohmann::json::object();
+    for (const Figure& f : figures) {
+      const nlohmann::json fb = FigureOf(b, f), fa = FigureOf(a, f);
+      entry[f.name] = {{"before", fb}, {"after", fa}, {"change", Change(fb, fa)}};
+    }
+    out[name] = entry;
+  }
+  return out;
+}
+
+std::string Number(const nlohmann::json& v, bool seconds) {
+  if (v.is_null()) return "-";
+  if (seconds) return fmt::format("{:.3f}s", v.get<double>());
+  if (v.is_number_integer()) return std::to_string(v.get<std::int64_t>());
+  return fmt::format("{:.1f}", v.get<double>());
+}
+
+std::size_t DisplayWidth(const std::string& s) {
+  std::size_t w = 0;
+  for (unsigned char ch : s) w += (ch & 0xC0) != 0x80;  // count UTF-8 code points
+  return w;
+}
+
+std::string PadRight(const std::string& s, std::size_t width) {
+  return s + std::string(width > DisplayWidth(s) ? width - DisplayWidth(s) : 0, ' ');
+}
+
+struct Cell {
+  std::string text;
+  int tone = 0;  // -1 worse, +1 better
+};
+
+Cell FigureCell(const nlohmann::json& fig, const Figure& f, bool seconds) {
+  const nlohmann::json& b = fig["before"];
+  const nlohmann::json& a = fig["after"];
+  const nlohmann::json& d = fig["change"];
+  Cell cell;
+  if (Number(b, seconds) == Number(a, seconds)) {  // equal as shown: one figure
+    cell.text = Number(b, seconds);
+    return cell;
+  }
+  cell.text = fmt::format("{} → {}", Number(b, seconds), Number(a, seconds));
+  if (!d.is_null()) {
+    const double change = d.get<double>();
+    std::string delta = Number(d, seconds);
+    cell.text += fmt::format(" ({}{})", change > 0 ? "+" : "", delta);
+    if (f.lower_is_better && change != 0) cell.tone = (change < 0) == *f.lower_is_better ? 1 : -1;
+  }
+  return cell;
+}
+
+// One table section: a row per entity, a column per figure.
+std::string Section(const std::string& title, const nlohmann::json& group,
+                    const std::vector<std::string>& order, const std::vector<Figure>& all,
+                    const std::vector<std::pair<std::string, std::string>>& shown, bool colour) {
+  std::vector<std::string> headers = {title};
+  for (const auto& [unused, label] : shown) headers.push_back(label);
+  std::vector<std::vector<Cell>> rows;
+  for (const std::string& name : order) {
+    std::vector<Cell> row = {{name, 0}};
+    for (const auto& shown_figure : shown) {
+      // Not a structured binding: clang 14 cannot capture one in the lambda below.
+      const std::string& figure = shown_figure.first;
+      const Figure& f = *std::find_if(all.begin(), all.end(),
+                                      [&](const Figure& x) { return figure == x.name; });
+      row.push_back(FigureCell(group[name][figure], f, figure.find("Seconds") != std::string::npos));
+    }
+    rows.push_back(row);
+  }
+  std::vector<std::size_t> widths(headers.size());
+  for (std::size_t c = 0; c < headers.size(); ++c) {
+    widths[c] = DisplayWidth(headers[c]);
+    for (const auto& row : rows) widths[c] = std::max(widths[c], DisplayWidth(row[c].text));
+  }
+  auto paint = [&](const std::string& text, const char* code) {
+    return colour ? fmt::format("{}{}\033[0m", code, text) : text;
+  };
+  std::string out;
+  std::string header_line;
+  for (std::size_t c = 0; c < headers.size(); ++c) {
+    header_line += PadRight(headers[c], widths[c] + (c + 1 < headers.size() ? 2 : 0));
+  }
+  while (!header_line.empty() && header_line.back() == ' ') header_line.pop_back();
+  out += paint(header_line, "\033[1m") + "\n";
+  for (const auto& row : rows) {
+    std::string line;
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      const std::string padded = PadRight(row[c].text, widths[c] + (c + 1 < row.size() ? 2 : 0));
+      line += row[c].tone > 0 ? paint(padded, "\033[32m")
+              : row[c].tone < 0 ? paint(padded, "\033[31m")
+                                : padded;
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out += line + "\n";
+  }
+  return out;
+}
+
+// Loads what RunScenario will load for `run` (its overlays, the scenario with its --set
+// values, the flow-control objects) and throws what it would throw, so that a bad overlay
+// or --after-set fails before the before run has written anything.
+void LoadRunInputs(const RunRequest& run) {
+  std::vector<std::string> overrides = run.overrides;
+  FlowControlManifests overlay_manifests;
+  for (const std::string& file : run.overlay_files) {
+    Overlay overlay = LoadOverlay(file);
+    overrides.insert(overrides.end(), overlay.sets.begin(), overlay.sets.end());
+    overlay_manifests.Append(std::move(overlay.manifests));
+  }
+  const Scenario scenario = LoadScenario(run.scenario_file, overrides);
+  CheckExpectationLevels(scenario, BuildScenarioFlowControl(scenario, &overlay_manifests).config);
+}
+
+}  // namespace
+
+nlohmann::json CompareSummaries(const nlohmann::json& before, const nlohmann::json& after) {
+  nlohmann::json j;
+  j["before"] = {{"scenario", before.at("scenario")}};
+  j["after"] = {{"scenario", after.at("scenario")}};
+  j["seed"] = before.at("seed");
+  j["priorityLevels"] =
+      CompareGroup(before.at("priorityLevels"), after.at("priorityLevels"), LevelFigures());
+  j["clients"] = CompareGroup(before.at("clients"), after.at("clients"), ClientFigures());
+  return j;
+}
+
+std::string CompareTable(const nlohmann::json& c, bool colour) {
+  std::string out;
+  const std::string title = fmt::format(
+      "before: {}   after: {}   (seed {}, the same traffic in both)",
+      c["before"]["scenario"].get<std::string>(), c["after"]["scenario"].get<std::string>(),
+      c["seed"].dump());
+  out += colour ? fmt::format("\033[1m{}\033[0m\n\n", title) : fmt::format("{}\n\n", title);
+  // Levels by their larger nominal limit, largest first, as `apfsim run` orders them.
+  std::vector<std::pair<std::int64_t, std::string>> levels;
+  for (auto& [name, l] : c["priorityLevels"].items()) {
+    std::int64_t nominal = 0;
+    for (const char* side : {"before", "after"}) {
+      if (l["nominalCL"][side].is_number()) {
+        nominal = std::max(nominal, l["nominalCL"][side].get<std::int64_t>());
+      }
+    }
+    levels.emplace_back(-nominal, name);
+  }
+  std::sort(levels.begin(), levels.end());
+  std::vector<std::string> level_order;
+  for (auto& [unused, name] : levels) level_order.push_back(name);
+  out += Section("priority level", c["priorityLevels"], level_order, LevelFigures(),
+                 {{"nominalCL", "nominal CL"},
+                  {"dispatched", "dispatched"},
+                  {"rejected", "rejected"},
+                  {"waitP99Seconds", "wait p99"},
+                  {"peakExecutingSeats", "peak seats"}},
+                 colour);
+  std::vector<std::string> client_order;
+  for (auto& [name, unused] : c["clients"].items()) client_order.push_back(name);
+  out += '\n';
+  out += Section("client", c["clients"], client_order, ClientFigures(),
+                        {{"calls", "calls"},
+                         {"failed", "failed"},
+                         {"http429", "429s"},
+                         {"latencyP50Seconds", "latency p50"},
+                         {"latencyP99Seconds", "latency p99"}},
+                        colour);
+  return out;
+}
+
+CompareOutcome RunCompare(const CompareRequest& request) {
+  if (!request.with_file.empty() && !request.overlay_files.empty()) {
+    throw InputError({"--with", 0, 0}, "", "give --with or --overlay, not both");
+  }
+  if (request.with_file.empty() && request.overlay_files.empty() && request.after_overrides.empty() &&
+      request.before_overrides.empty()) {
+    throw InputError({"--with", 0, 0}, "",
+                     "nothing to compare: give --with OTHER.yaml, --overlay FIX.yaml or "
+                     "--after-set / --before-set PATH=VALUE");
+  }
+  // The after run takes the before run's seed so that both see the same traffic.
+  std::vector<std::string> before_overrides = request.overrides;
+  before_overrides.insert(before_overrides.end(), request.before_overrides.begin(),
+                          request.before_overrides.end());
+  const std::uint64_t seed =
+      request.seed ? *request.seed : LoadScenario(request.scenario_file, before_overrides).seed;
+
+  RunRequest after_inputs;
+  after_inputs.scenario_file =
+      request.with_file.empty() ? request.scenario_file : request.with_file;
+  after_inputs.overlay_files = request.overlay_files;
+  after_inputs.overrides = request.overrides;
+  after_inputs.overrides.insert(after_inputs.overrides.end(), request.after_overrides.begin(),
+                                request.after_overrides.end());
+  LoadRunInputs(after_inputs);
+
+  CompareOutcome outcome;
+  std::string dir = request.out_dir;
+  if (dir.empty()) {
+    std::string name = (fs::temp_directory_path() / "apfsim-compare-XXXXXX").string();
+    if (!::mkdtemp(name.data())) {
+      throw std::runtime_error("cannot create a temporary folder in " +
+                               fs::temp_directory_path().string());
+    }
+    dir = name;
+  } else {
+    MakeOutputDirectory(dir);
+    outcome.out_dir = dir;
+  }
+  struct RemoveTemporary {
+    std::string dir;
+    ~RemoveTemporary() {
+      std::error_code ignored;
+      if (!dir.empty()) fs::remove_all(dir, ignored);
+    }
+  } remove_temporary{request.out_dir.empty() ? dir : ""};
+
+  RunRequest before;
+  before.scenario_file = request.scenario_file;
+  before.overrides = request.overrides;
+  before.seed = seed;
+  before.out_dir = dir + "/before";
+  before.quiet = true;
+  before.budget = request.budget;
+  RunRequest after = before;
+  before.overrides = before_overrides;
+  after.out_dir = dir + "/after";
+  if (!request.with_file.empty()) after.scenario_file = request.with_file;
+  after.overlay_files = request.overlay_files;
+  after.overrides.insert(after.overrides.end(), request.after_overrides.begin(),
+                         request.after_overrides.end());
+
+  const RunOutcome b = RunScenario(before);
+  const RunOutcome a = RunScenario(after);
+  outcome.comparison = CompareSummaries(b.summary, a.summary);
+  auto describe = [](const RunRequest& r) {
+    return nlohmann::json{{"file", r.scenario_file},
+                          {"overlays", r.overlay_files},
+                          {"set", r.overrides},
+                          {"dir", r.out_dir.substr(r.out_dir.rfind('/') + 1)}};
+  };
+  outcome.comparison["before"].update(describe(before));
+  outcome.comparison["after"].update(describe(after));
+  if (!request.out_dir.empty()) {
+    WriteOutputFile(dir + "/compare.json", outcome.comparison.dump(2) + "\n");
+  }
+  return outcome;
+}
+
+}  // namespace sim

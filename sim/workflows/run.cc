@@ -1,0 +1,153 @@
+#include "sim/workflows/run.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+
+#include <fmt/format.h>
+
+#include "sim/io/duration.h"
+#include "sim/report/expectations.h"
+#include "sim/workflows/interrupt.h"
+#include "sim/scenario/overlay.h"
+#include "sim/report/run_report.h"
+#include "sim/scenario/flowcontrol.h"
+#include "sim/scenario/loader.h"
+#include "sim/world/world.h"
+
+namespace sim {
+namespace {
+
+using WallClock = std::chrono::steady_clock;
+
+double WallSeconds(WallClock::time_point since) {
+  return std::chrono::duration<double>(WallClock::now() - since).count();
+}
+
+std::string HowFar(const Scenario& scenario, const World& world, double wall_seconds) {
+  return fmt::format("at {} of {} simulated ({:.0f}%), after {} events and {:.1f} s",
+                     FormatDuration(world.now()), FormatDuration(scenario.duration),
+                     100.0 * static_cast<double>(world.now()) /
+                         static_cast<double>(std::max<apf::Nanos>(1, scenario.duration)),
+                     world.events_handled(), wall_seconds);
+}
+
+// A run that hit --max-events or --max-wall-time: the client that issued the most calls
+// is almost always the typo, so the message points at it.
+[[noreturn]] void ThrowBudgetExceeded(const Scenario& scenario, const World& world,
+                                      const std::string& limit, double wall_seconds) {
+  int busiest = -1;
+  std::uint64_t busiest_calls = 0, all_calls = 0;
+  for (int c = 0; c < world.client_count(); ++c) {
+    const std::uint64_t calls = world.client_timeline(c).calls_so_far();
+    all_calls += calls;
+    if (busiest < 0 || calls > busiest_calls) busiest = c, busiest_calls = calls;
+  }
+  const std::string stopped = fmt::format("the run was stopped by {} {}", limit,
+                                          HowFar(scenario, world, wall_seconds));
+  if (busiest < 0 || all_calls == 0) {
+    throw InputError({scenario.file, 0, 0}, "", stopped + "; no client had issued a call");
+  }
+  const ClientSpec& client = world.client_spec(busiest);
+  const SourceLocation where =
+      client.where.file.empty() ? SourceLocation{scenario.file, 0, 0} : client.where;
+  throw InputError(
+      where, fmt::format("spec.clients[{}]", busiest),
+      fmt::format("{}: client \"{}\" issued {} of the {} calls so far ({:.0f}%); check its "
+                  "traffic (a rate, processes, workers), or raise the limit (0: none)",
+                  stopped, client.name, busiest_calls, all_calls,
+                  100.0 * static_cast<double>(busiest_calls) / static_cast<double>(all_calls)));
+}
+
+}  // namespace
+
+RunOutcome RunScenario(const RunRequest& request) {
+  std::vector<std::string> overrides = request.overrides;
+  FlowControlManifests overlay_manifests;
+  for (const std::string& file : request.overlay_files) {
+    Overlay overlay = LoadOverlay(file);
+    overrides.insert(overrides.end(), overlay.sets.begin(), overlay.sets.end());
+    overlay_manifests.Append(std::move(overlay.manifests));
+  }
+  Scenario scenario = LoadScenario(request.scenario_file, overrides);
+  if (request.seed) scenario.seed = *request.seed;
+  if (request.interval) {
+    std::string why;
+    auto interval = ParseDuration(*request.interval, &why);
+    if (!interval || *interval < apf::kMillisecond) {
+      throw InputError({"--interval", 0, 0}, "", interval ? "must be at least 1ms" : why);
+    }
+    scenario.interval = *interval;
+  }
+  const FlowControlSetup flow_control = BuildScenarioFlowControl(scenario, &overlay_manifests);
+  CheckExpectationLevels(scenario, flow_control.config);
+
+  RunOutcome outcome;
+  outcome.out_dir = request.out_dir.empty() ? "out/" + scenario.name : request.out_dir;
+  RunReport report(scenario, outcome.out_dir, request.write_timelines);
+  ExpectationWindows windows(scenario.expectations);
+  report.set_forward(&windows);
+  WorldOptions options;
+  options.trace = request.trace;
+  if (!request.trace.empty()) report.EnableTrace();
+  const WallClock::time_point wall_start = WallClock::now();
+  if (!request.quiet) {
+    const std::string warning = LargeRunWarning(scenario, EstimateWork(scenario));
+    if (!warning.empty()) std::fprintf(stderr, "%s\n", warning.c_str());
+  }
+  const RunBudget& budget = request.budget;
+  options.max_events = budget.max_events > 0 ? budget.max_events : UINT64_MAX;
+  bool out_of_wall_time = false;
+  options.keep_going = [&] {
+    if (PendingInterrupt() != 0) return false;
+    if (budget.max_wall_seconds > 0 && WallSeconds(wall_start) > budget.max_wall_seconds) {
+      out_of_wall_time = true;
+      return false;
+    }
+    return true;
+  };
+  bool showed_progress = false;
+  if (request.progress) {
+    options.progress = [&](apf::Nanos now) {
+      if (WallSeconds(wall_start) > 1.0) {
+        std::fprintf(stderr, "\r%s: %s of %s simulated (%.0f%%)", scenario.name.c_str(),
+                     FormatDuration(now).c_str(), FormatDuration(scenario.duration).c_str(),
+                     100.0 * static_cast<double>(now) / static_cast<double>(scenario.duration));
+        showed_progress = true;
+      }
+      return true;
+    };
+  }
+  World world(scenario, &flow_control.config, options, &report);
+  report.set_world(&world);
+  const StopReason stop = world.Run();
+  if (showed_progress) std::fprintf(stderr, "\r\033[K");
+  // Stopping early leaves `report` uncommitted: its files are removed as it goes out of
+  // scope, so an interrupted run leaves nothing half-written.
+  if (stop == StopReason::kEventBudget) {
+    ThrowBudgetExceeded(scenario, world, fmt::format("--max-events={}", budget.max_events),
+                        WallSeconds(wall_start));
+  }
+  if (stop == StopReason::kStopRequested && out_of_wall_time) {
+    ThrowBudgetExceeded(scenario, world,
+                        fmt::format("--max-wall-time={}s", budget.max_wall_seconds),
+                        WallSeconds(wall_start));
+  }
+  if (stop == StopReason::kStopRequested && PendingInterrupt() != 0) {
+    const int signal_number = PendingInterrupt();
+    throw RunInterrupted(signal_number,
+                         fmt::format("{}: interrupted by {} {}; no output of this run was written",
+                                     scenario.name, SignalName(signal_number),
+                                     HowFar(scenario, world, WallSeconds(wall_start))));
+  }
+  report.Commit();
+  outcome.summary = report.Summary();
+  outcome.scenario_name = scenario.name;
+  outcome.expectations = EvaluateExpectations(scenario.expectations, outcome.summary, &windows);
+  outcome.table = RunReport::SummaryTable(outcome.summary, !request.quiet && ::isatty(1));
+  return outcome;
+}
+
+}  // namespace sim

@@ -1,0 +1,435 @@
+#include "sim/workflows/sweep.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <charconv>
+#include <cstdio>
+#include <exception>
+#include <map>
+#include <mutex>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "sim/io/input_error.h"
+#include "sim/workflows/interrupt.h"
+#include "sim/io/output_file.h"
+#include "sim/workflows/run.h"
+#include "sim/scenario/flowcontrol.h"
+#include "sim/scenario/loader.h"
+
+namespace sim {
+namespace {
+
+[[noreturn]] void Fail(const std::string& flag, const std::string& text, const std::string& why) {
+  throw InputError({flag, 0, 0}, text, why);
+}
+
+std::vector<std::string> Split(const std::string& text, char sep) {
+  std::vector<std::string> parts;
+  std::string cur;
+  for (char ch : text) {
+    if (ch == sep) {
+      parts.push_back(cur);
+      cur.clear();
+    } else {
+      cur += ch;
+    }
+  }
+  parts.push_back(cur);
+  return parts;
+}
+
+// A decimal number as an integer count of 10^-decimals, so that a range's steps add up
+// exactly ("0.1..0.3:0.1" gives 0.3, which repeated floating-point addition misses).
+struct Decimal {
+  std::int64_t units = 0;
+  int decimals = 0;
+};
+
+std::optional<Decimal> ParseDecimal(const std::string& text) {
+  Decimal d;
+  std::string digits;
+  bool negative = false, point = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char ch = text[i];
+    if (ch == '-' && i == 0) {
+      negative = true;
+    } else if (ch == '.' && !point) {
+      point = true;
+    } else if (ch >= '0' && ch <= '9') {
+      digits += ch;
+      if (point) ++d.decimals;
+    } else {
+      return std::nullopt;
+    }
+  }
+  if (digits.empty() || digits.size() > 15) return std::nullopt;
+  std::from_chars(digits.data(), digits.data() + digits.size(), d.units);
+  if (negative) d.units = -d.units;
+  return d;
+}
+
+std::int64_t Scaled(const Decimal& d, int decimals) {
+  std::int64_t v = d.units;
+  for (int i = d.decimals; i < decimals; ++i) v *= 10;
+  return v;
+}
+
+std::string FormatDecimal(std::int64_t units, int decimals) {
+  if (decimals == 0) return std::to_string(units);
+  std::int64_t scale = 1;
+  for (int i = 0; i < decimals; ++i) scale *= 10;
+  const std::int64_t magnitude = units < 0 ? -units : units;
+  return fmt::format("{}{}.{:0{}}", units < 0 ? "-" : "", magnitude / scale, magnitude % scale,
+                     decimals);
+}
+
+constexpr std::size_t kMaxAxisValues = 100000;
+
+std::vector<std::string> ParseRange(const std::string& list) {
+  const std::size_t dots = list.find("..");
+  const std::size_t colon = list.find(':', dots);
+  if (colon == std::string::npos) {
+    Fail("--vary", list, "a range is FROM..TO:STEP, e.g. 50..200:25");
+  }
+  const auto from = ParseDecimal(list.substr(0, dots));
+  const auto to = ParseDecimal(list.substr(dots + 2, colon - dots - 2));
+  const auto step = ParseDecimal(list.substr(colon + 1));
+  if (!from || !to || !step) {
+    Fail("--vary", list, "a range's FROM, TO and STEP are decimal numbers, e.g. 50..200:25");
+  }
+  const int decimals = std::max({from->decimals, to->decimals, step->decimals});
+  const std::int64_t a = Scaled(*from, decimals), b = Scaled(*to, decimals),
+                     s = Scaled(*step, decimals);
+  if (s <= 0) Fail("--vary", list, "the STEP must be positive");
+  if (b < a) Fail("--vary", list, "TO is below FROM");
+  if (static_cast<std::uint64_t>((b - a) / s) >= kMaxAxisValues) {
+    Fail("--vary", list, fmt::format("more than {} values", kMaxAxisValues));
+  }
+  std::vector<std::string> values;
+  for (std::int64_t v = a; v <= b; v += s) values.push_back(FormatDecimal(v, decimals));
+  return values;
+}
+
+std::string CsvCell(const nlohmann::json& v) {
+  if (v.is_null()) return "";
+  if (v.is_string()) return v.get<std::string>();
+  return v.dump();
+}
+
+// The figures of a level and of a client that sweep.csv has, as (column suffix, JSON
+// pointer into the summary's entry).
+const std::vector<std::pair<const char*, const char*>>& LevelColumns() {
+  static const std::vector<std::pair<const char*, const char*>> kColumns = {
+      {"nominal_cl", "/nominalCL"},
+      {"dispatched", "/dispatched"},
+      {"rejected_queue_full", "/rejected/queue-full"},
+      {"rejected_time_out", "/rejected/time-out"},
+      {"rejected_concurrency_limit", "/rejected/concurrency-limit"},
+      {"wait_p50_s", "/waitSeconds/p50"},
+      {"wait_p99_s", "/waitSeconds/p99"},
+      {"wait_max_s", "/waitSeconds/max"},
+      {"peak_executing_seats", "/peakExecutingSeats"}};
+  return kColumns;
+}
+
+const std::vector<std::pair<const char*, const char*>>& ClientColumns() {
+  static const std::vector<std::pair<const char*, const char*>> kColumns = {
+      {"calls", "/calls"},
+      {"attempts", "/attempts"},
+      {"succeeded", "/succeeded"},
+      {"failed", "/failed"},
+      {"http429", "/http429"},
+      {"latency_p50_s", "/latencySeconds/p50"},
+      {"latency_p99_s", "/latencySeconds/p99"},
+      {"latency_max_s", "/latencySeconds/max"}};
+  return kColumns;
+}
+
+std::string PartFileName(const SweepShard& shard) {
+  return fmt::format("sweep.part-{}-of-{}.csv", shard.index, shard.count);
+}
+
+std::string PartFirstLine(const SweepShard& shard, std::size_t grid_size) {
+  return fmt::format("# apfsim sweep part {}/{} of {} grid points\n", shard.index, shard.count,
+                     grid_size);
+}
+
+}  // namespace
+
+std::vector<std::string> ParseSweepValues(const std::string& list) {
+  if (list.empty()) Fail("--vary", list, "no values: give a,b,c or FROM..TO:STEP");
+  if (list.find("..") != std::string::npos) return ParseRange(list);
+  std::vector<std::string> values = Split(list, ',');
+  for (const std::string& v : values) {
+    if (v.empty()) Fail("--vary", list, "an empty value in the list");
+  }
+  return values;
+}
+
+SweepAxis ParseSweepAxis(const std::string& text) {
+  const std::size_t eq = text.find('=');
+  if (eq == std::string::npos || eq == 0) {
+    Fail("--vary", text, "expected PATH=LIST, e.g. apiservers.replicas=1,2,3");
+  }
+  SweepAxis axis;
+  axis.path = text.substr(0, eq);
+  axis.values = ParseSweepValues(text.substr(eq + 1));
+  return axis;
+}
+
+std::vector<std::vector<std::string>> SweepGrid(const std::vector<SweepAxis>& axes) {
+  std::vector<std::vector<std::string>> grid = {{}};
+  for (const SweepAxis& axis : axes) {
+    std::vector<std::vector<std::string>> next;
+    next.reserve(grid.size() * axis.values.size());
+    for (const auto& point : grid) {
+      for (const std::string& v : axis.values) {
+        next.push_back(point);
+        next.back().push_back(v);
+      }
+    }
+    grid = std::move(next);
+  }
+  return grid;
+}
+
+SweepShard ParseSweepShard(const std::string& text) {
+  const std::size_t slash = text.find('/');
+  SweepShard shard;
+  auto number = [&](std::string_view s, int* out) {
+    auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), *out);
+    return !s.empty() && ec == std::errc() && ptr == s.data() + s.size();
+  };
+  if (slash == std::string::npos ||
+      !number(std::string_view(text).substr(0, slash), &shard.index) ||
+      !number(std::string_view(text).substr(slash + 1), &shard.count)) {
+    Fail("--shard", text, "expected I/N, e.g. 0/4 (I counts from 0, as JOB_COMPLETION_INDEX)");
+  }
+  if (shard.count < 1 || shard.index < 0 || shard.index >= shard.count) {
+    Fail("--shard", text, "I must be at least 0 and below N");
+  }
+  return shard;
+}
+
+std::string SweepCsv(const std::vector<SweepAxis>& axes,
+                     const std::vector<std::vector<std::string>>& grid,
+                     const std::vector<std::size_t>& indices,
+                     const std::vector<nlohmann::json>& summaries, bool with_index) {
+  // Columns: every level and client any run has, by name (a --set cannot add one, so all
+  // runs normally have the same).
+  std::set<std::string> levels, clients;
+  for (const nlohmann::json& s : summaries) {
+    for (auto& [name, unused] : s.at("priorityLevels").items()) levels.insert(name);
+    for (auto& [name, unused] : s.at("clients").items()) clients.insert(name);
+  }
+  std::string out;
+  std::vector<std::string> header;
+  if (with_index) header.push_back("grid_index");
+  for (const SweepAxis& a : axes) header.push_back(a.path);
+  for (const std::string& l : levels) {
+    for (const auto& [column, unused] : LevelColumns()) header.push_back("level." + l + "." + column);
+  }
+  for (const std::string& c : clients) {
+    for (const auto& [column, unused] : ClientColumns()) header.push_back("client." + c + "." + column);
+  }
+  out += fmt::format("{}\n", fmt::join(header, ","));
+  for (std::size_t k = 0; k < indices.size(); ++k) {
+    std::vector<std::string> row;
+    if (with_index) row.push_back(std::to_string(indices[k]));
+    for (const std::string& v : grid[indices[k]]) row.push_back(v);
+    const nlohmann::json& s = summaries[k];
+    for (const std::string& l : levels) {
+      const bool has = s["priorityLevels"].contains(l);
+      for (const auto& [unused, pointer] : LevelColumns()) {
+        row.push_back(has ? CsvCell(s["priorityLevels"][l].value(nlohmann::json::json_pointer(pointer),
+                                                              nlohmann::json()))
+                          : "");
+      }
+    }
+    for (const std::string& c : clients) {
+      const bool has = s["clients"].contains(c);
+      for (const auto& [unused, pointer] : ClientColumns()) {
+        row.push_back(has ? CsvCell(s["clients"][c].value(nlohmann::json::json_pointer(pointer),
+                                                         nlohmann::json()))
+                          : "");
+      }
+    }
+    out += fmt::format("{}\n", fmt::join(row, ","));
+  }
+  return out;
+}
+
+SweepOutcome RunSweep(const SweepRequest& request) {
+  if (request.axes.empty()) Fail("--vary", "", "give at least one --vary PATH=LIST");
+  std::set<std::string> paths;
+  for (const SweepAxis& a : request.axes) {
+    if (!paths.insert(a.path).second) Fail("--vary", a.path, "the path is varied twice");
+  }
+  const std::vector<std::vector<std::string>> grid = SweepGrid(request.axes);
+  const SweepShard shard = request.shard.value_or(SweepShard{});
+  std::vector<std::size_t> indices;
+  for (std::size_t i = 0; i < grid.size(); ++i) {
+    if (shard.Has(i)) indices.push_back(i);
+  }
+  auto overrides_of = [&](std::size_t i) {
+    std::vector<std::string> overrides = request.overrides;
+    for (std::size_t a = 0; a < request.axes.size(); ++a) {
+      overrides.push_back(request.axes[a].path + "=" + grid[i][a]);
+    }
+    return overrides;
+  };
+  // Every point of the whole grid is checked, not only this shard's: a bad value fails
+  // every shard alike, before any of them spends time running.
+  std::string scenario_name;
+  for (std::size_t i = 0; i < grid.size(); ++i) {
+    const Scenario scenario = LoadScenario(request.scenario_file, overrides_of(i));
+    BuildScenarioFlowControl(scenario);
+    scenario_name = scenario.name;
+  }
+
+  SweepOutcome outcome;
+  outcome.out_dir = request.out_dir.empty() ? "out/" + scenario_name + "-sweep" : request.out_dir;
+  MakeOutputDirectory(outcome.out_dir);
+  MakeOutputDirectory(outcome.out_dir + "/runs");
+
+  std::vector<nlohmann::json> summaries(indices.size());
+  std::vector<std::exception_ptr> errors(indices.size());
+  std::atomic<std::size_t> next{0};
+  std::mutex progress_mutex;
+  std::size_t finished = 0;
+  auto worker = [&] {
+    for (std::size_t k = next++; k < indices.size(); k = next++) {
+      if (PendingInterrupt() != 0) break;  // the runs not started yet are skipped
+      try {
+        RunRequest run;
+        run.scenario_file = request.scenario_file;
+        run.overrides = overrides_of(indices[k]);
+        run.seed = request.seed;
+        run.out_dir = fmt::format("{}/runs/{}", outcome.out_dir, indices[k]);
+        run.quiet = true;
+        run.write_timelines = request.timelines;
+        run.budget = request.budget;
+        summaries[k] = RunScenario(run).summary;
+      } catch (...) {
+        errors[k] = std::current_exception();
+      }
+      std::lock_guard<std::mutex> lock(progress_mutex);
+      ++finished;
+      if (request.progress) request.progress(finished, indices.size());
+    }
+  };
+  int jobs = request.jobs > 0 ? request.jobs : static_cast<int>(std::thread::hardware_concurrency());
+  jobs = std::max(1, std::min<int>(jobs, static_cast<int>(indices.size())));
+  std::vector<std::thread> threads;
+  for (int t = 0; t < jobs; ++t) threads.emplace_back(worker);
+  for (std::thread& t : threads) t.join();
+  if (const int signal_number = PendingInterrupt(); signal_number != 0) {
+    throw RunInterrupted(signal_number,
+                         fmt::format("sweep interrupted by {} after {} of {} runs; no sweep CSV "
+                                     "was written",
+                                     SignalName(signal_number), finished, indices.size()));
+  }
+  for (const std::exception_ptr& e : errors) {
+    if (e) std::rethrow_exception(e);
+  }
+
+  outcome.runs = indices.size();
+  if (request.shard) {
+    outcome.csv_path = outcome.out_dir + "/" + PartFileName(shard);
+    outcome.csv = PartFirstLine(shard, grid.size()) +
+                  SweepCsv(request.axes, grid, indices, summaries, true);
+  } else {
+    outcome.csv_path = outcome.out_dir + "/sweep.csv";
+    outcome.csv = SweepCsv(request.axes, grid, indices, summaries, false);
+  }
+  WriteOutputFile(outcome.csv_path, outcome.csv);
+  return outcome;
+}
+
+std::string MergeSweepParts(const std::vector<std::string>& texts,
+                            const std::vector<std::string>& names) {
+  if (texts.empty()) Fail("sweep merge", "", "give the part files to merge");
+  std::optional<int> count;
+  std::optional<std::size_t> grid_size;
+  std::string header, header_from;
+  std::set<int> parts_seen;
+  std::map<std::size_t, std::string> rows;  // grid index -> row without the index
+  for (std::size_t p = 0; p < texts.size(); ++p) {
+    const std::string& name = names[p];
+    std::istringstream in(texts[p]);
+    std::string line;
+    std::getline(in, line);
+    int index = 0, n = 0;
+    std::size_t g = 0;
+    char tail = 0;
+    if (std::sscanf(line.c_str(), "# apfsim sweep part %d/%d of %zu grid points%c", &index, &n,
+                    &g, &tail) != 3) {
+      throw InputError({name, 1, 1}, "",
+                       "not a sweep part (the first line of a part written by apfsim sweep "
+                       "--shard is \"# apfsim sweep part I/N of G grid points\")");
+    }
+    if (count && (*count != n || *grid_size != g)) {
+      throw InputError({name, 1, 1}, "",
+                       fmt::format("part of a different sweep: {} parts of {} grid points, the "
+                                   "first part said {} of {}",
+                                   n, g, *count, *grid_size));
+    }
+    count = n;
+    grid_size = g;
+    if (!parts_seen.insert(index).second) {
+      throw InputError({name, 1, 1}, "", fmt::format("part {}/{} is given twice", index, n));
+    }
+    std::string part_header;
+    std::getline(in, part_header);
+    const std::string prefix = "grid_index,";
+    if (part_header.rfind(prefix, 0) != 0) {
+      throw InputError({name, 2, 1}, "", "the header does not start with grid_index");
+    }
+    part_header = part_header.substr(prefix.size());
+    // A part with no rows (more shards than grid points) has no level or client columns.
+    if (in.peek() != std::char_traits<char>::eof()) {
+      if (header.empty()) {
+        header = part_header;
+        header_from = name;
+      } else if (header != part_header) {
+        throw InputError({name, 2, 1}, "", "its columns differ from " + header_from + "'s");
+      }
+    }
+    int line_number = 2;
+    while (std::getline(in, line)) {
+      ++line_number;
+      const std::size_t comma = line.find(',');
+      std::size_t gi = 0;
+      auto [ptr, ec] = std::from_chars(line.data(), line.data() + comma, gi);
+      if (comma == std::string::npos || ec != std::errc() || ptr != line.data() + comma ||
+          gi >= g || static_cast<int>(gi % static_cast<std::size_t>(n)) != index) {
+        throw InputError({name, line_number, 1}, "",
+                         fmt::format("a row with a grid index that is not part {}/{}'s", index, n));
+      }
+      if (!rows.emplace(gi, line.substr(comma + 1)).second) {
+        throw InputError({name, line_number, 1}, "", fmt::format("grid index {} twice", gi));
+      }
+    }
+  }
+  if (static_cast<int>(parts_seen.size()) != *count) {
+    std::vector<std::string> missing;
+    for (int i = 0; i < *count; ++i) {
+      if (!parts_seen.count(i)) missing.push_back(fmt::format("{}/{}", i, *count));
+    }
+    Fail("sweep merge", "", fmt::format("missing parts: {}", fmt::join(missing, " ")));
+  }
+  if (rows.size() != *grid_size) {
+    Fail("sweep merge", "",
+         fmt::format("the parts hold {} of the {} grid points (a part was cut short?)",
+                     rows.size(), *grid_size));
+  }
+  std::string out = header + "\n";
+  for (const auto& [unused, row] : rows) out += row + "\n";
+  return out;
+}
+
+}  // namespace sim

@@ -1,0 +1,59 @@
+// The counters behind the apiserver_flowcontrol_* metrics (APF-SPEC 7.2,
+// pkg/util/flowcontrol/metrics/metrics.go), per replica, priority level and flow schema,
+// updated by the world as requests are dispatched or rejected; sim/report/metrics_text.h
+// prints them. Tested by tests/sim/report/metrics_text_test.cc.
+#ifndef SIM_WORLD_FLOW_METRICS_H_
+#define SIM_WORLD_FLOW_METRICS_H_
+
+#include <array>
+#include <cassert>
+#include <cstddef>
+#include <cstdint>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "apf/virtual_time.h"
+
+namespace sim {
+
+// Counters by (replica, priority level, flow schema) that the world updates as requests
+// are dispatched or rejected.
+class FlowMetrics {
+ public:
+  // request_wait_duration_seconds buckets.
+  static constexpr std::array<double, 13> kWaitBuckets = {0,   .005, .02, .05, .1, .2, .5,
+                                                          1.0, 2.0,  5.0, 10,  15, 30};
+  struct WaitHistogram {
+    std::array<std::uint64_t, kWaitBuckets.size()> buckets{};  // cumulative when printed
+    std::uint64_t count = 0;
+    double sum = 0;
+    void Observe(apf::Nanos wait);
+  };
+  struct Series {
+    std::uint64_t dispatched = 0;
+    std::uint64_t rejected[3] = {0, 0, 0};  // queue-full, time-out, concurrency-limit
+    WaitHistogram wait_executed;            // execute="true" (time-outs included, a quirk)
+    WaitHistogram wait_rejected;            // execute="false": rejected on arrival
+  };
+  using Key = std::tuple<int, int, int>;  // replica, level, flow schema (-1: none)
+
+  // Sizes the table before the run: a flat array indexed by the key, so that a request's
+  // counters are found without a search. Series never touched stay zero and print nothing.
+  void Shape(int replicas, int levels, int flow_schemas);
+  Series& At(int replica, int level, int flow_schema) {
+    assert(replica < replicas_ && level < levels_ && flow_schema < flow_schemas_);
+    return series_[(static_cast<std::size_t>(replica) * levels_ + level) * (flow_schemas_ + 1) +
+                   (flow_schema + 1)];
+  }
+  // Every series in key order.
+  std::vector<std::pair<Key, const Series*>> series() const;
+
+ private:
+  int replicas_ = 0, levels_ = 0, flow_schemas_ = 0;
+  std::vector<Series> series_;
+};
+
+}  // namespace sim
+
+#endif  // SIM_WORLD_FLOW_METRICS_H_

@@ -1,0 +1,109 @@
+#include "sim/world/level_timeline.h"
+
+#include <algorithm>
+
+namespace sim {
+
+void GaugeIntegral::Set(apf::Nanos now, double value) {
+  integral_ += value_ * static_cast<double>(now - last_);
+  last_ = now;
+  value_ = value;
+}
+
+double GaugeIntegral::CloseInterval(apf::Nanos start, apf::Nanos end) {
+  Set(end, value_);
+  const double mean = end > start ? integral_ / static_cast<double>(end - start) : value_;
+  integral_ = 0;
+  return mean;
+}
+
+const char* RejectionName(Rejection r) {
+  switch (r) {
+    case Rejection::kQueueFull: return "queue-full";
+    case Rejection::kTimeOut: return "time-out";
+    case Rejection::kConcurrencyLimit: return "concurrency-limit";
+  }
+  return "?";
+}
+
+void LevelTimeline::SetState(apf::Nanos now, int executing_requests, int executing_seats,
+                             int waiting_requests, int waiting_seats) {
+  executing_requests_.Set(now, executing_requests);
+  executing_seats_.Set(now, executing_seats);
+  waiting_requests_.Set(now, waiting_requests);
+  waiting_seats_.Set(now, waiting_seats);
+  peak_executing_seats_ = std::max(peak_executing_seats_, executing_seats);
+  total_peak_executing_seats_ = std::max(total_peak_executing_seats_, executing_seats);
+}
+
+void LevelTimeline::SetLimits(int current_cl, int nominal_cl) {
+  current_cl_ = current_cl;
+  nominal_cl_ = nominal_cl;
+}
+
+void LevelTimeline::OnDispatched(apf::Nanos wait, int seats) {
+  ++interval_.dispatched;
+  ++totals_.dispatched;
+  interval_waits_.Add(wait);
+  total_waits_.Add(wait);
+  peak_request_seats_ = std::max(peak_request_seats_, seats);
+}
+
+void LevelTimeline::OnRejected(Rejection reason) {
+  ++interval_.rejected[static_cast<int>(reason)];
+  ++totals_.rejected[static_cast<int>(reason)];
+}
+
+LevelRow LevelTimeline::CloseInterval(apf::Nanos start, apf::Nanos end) {
+  LevelRow row;
+  row.executing_requests = executing_requests_.CloseInterval(start, end);
+  row.executing_seats = executing_seats_.CloseInterval(start, end);
+  row.waiting_requests = waiting_requests_.CloseInterval(start, end);
+  row.waiting_seats = waiting_seats_.CloseInterval(start, end);
+  row.peak_executing_seats = peak_executing_seats_;
+  row.current_cl = current_cl_;
+  row.nominal_cl = nominal_cl_;
+  row.counters = interval_;
+  row.waits_dispatched = interval_waits_.count();
+  row.wait_p50 = interval_waits_.Quantile(0.5);
+  row.wait_p99 = interval_waits_.Quantile(0.99);
+  row.retry_after = retry_after_;
+  // The current limit over the run, weighted by how long each value held.
+  run_cl_integral_ += static_cast<double>(current_cl_) * static_cast<double>(end - start);
+  cl_since_ = end;
+  peak_executing_seats_ = static_cast<int>(executing_seats_.value());
+  interval_ = LevelCounters{};
+  interval_waits_.Clear();
+  return row;
+}
+
+double LevelTimeline::mean_current_cl(apf::Nanos end) {
+  return end > 0 ? run_cl_integral_ / static_cast<double>(cl_since_ > 0 ? cl_since_ : end)
+                 : current_cl_;
+}
+
+void ClientTimeline::OnCallDone(bool succeeded, apf::Nanos latency) {
+  if (succeeded) {
+    ++interval_.succeeded;
+  } else {
+    ++interval_.failed;
+  }
+  interval_latencies_.Add(latency);
+  total_latencies_.Add(latency);
+}
+
+ClientRow ClientTimeline::CloseInterval() {
+  ClientRow row = interval_;
+  row.latency_p50 = interval_latencies_.Quantile(0.5);
+  row.latency_p99 = interval_latencies_.Quantile(0.99);
+  totals_.calls += row.calls;
+  totals_.attempts += row.attempts;
+  totals_.succeeded += row.succeeded;
+  totals_.failed += row.failed;
+  totals_.http429 += row.http429;
+  interval_ = ClientRow{};
+  interval_latencies_.Clear();
+  return row;
+}
+
+}  // namespace sim

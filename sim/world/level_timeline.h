@@ -1,0 +1,113 @@
+// What a run records about one priority level on one apiserver replica (or one
+// MaxInFlight pool when APF is off): gauges integrated over time, counters, and wait
+// percentiles, closed into one timeline.csv row per report interval and summed into the
+// run's totals. Memory is constant: nothing is kept per request.
+#ifndef SIM_WORLD_LEVEL_TIMELINE_H_
+#define SIM_WORLD_LEVEL_TIMELINE_H_
+
+#include <cstdint>
+#include <string>
+
+#include "apf/virtual_time.h"
+#include "sim/world/latency_histogram.h"
+
+namespace sim {
+
+// The time integral of a piecewise-constant value.
+class GaugeIntegral {
+ public:
+  void Set(apf::Nanos now, double value);
+  // The time-weighted mean over [start, end), then starts a new interval at `end`.
+  double CloseInterval(apf::Nanos start, apf::Nanos end);
+  double value() const { return value_; }
+
+ private:
+  double value_ = 0;
+  apf::Nanos last_ = 0;
+  double integral_ = 0;  // value x ns since the interval began
+};
+
+enum class Rejection { kQueueFull = 0, kTimeOut = 1, kConcurrencyLimit = 2 };
+inline constexpr int kRejectionKinds = 3;
+const char* RejectionName(Rejection r);  // "queue-full", "time-out", "concurrency-limit"
+
+struct LevelCounters {
+  std::uint64_t dispatched = 0;
+  std::uint64_t rejected[kRejectionKinds] = {0, 0, 0};
+};
+
+struct LevelRow {  // one timeline.csv row
+  double executing_requests, executing_seats, waiting_requests, waiting_seats;
+  int peak_executing_seats;
+  int current_cl, nominal_cl;
+  LevelCounters counters;
+  std::uint64_t waits_dispatched;
+  apf::Nanos wait_p50, wait_p99;
+  int retry_after;
+};
+
+class LevelTimeline {
+ public:
+  // The level's state after any change (dispatch, enqueue, finish, release, time-out).
+  void SetState(apf::Nanos now, int executing_requests, int executing_seats, int waiting_requests,
+                int waiting_seats);
+  void SetLimits(int current_cl, int nominal_cl);
+  void SetRetryAfter(int seconds) { retry_after_ = seconds; }
+  void SetMaxSeats(int max_seats) { max_seats_ = max_seats; }
+  // A request was dispatched after waiting `wait` and charged `seats` (its max seats).
+  void OnDispatched(apf::Nanos wait, int seats);
+  void OnRejected(Rejection reason);
+
+  LevelRow CloseInterval(apf::Nanos start, apf::Nanos end);
+
+  // Totals over the run.
+  const LevelCounters& totals() const { return totals_; }
+  const LatencyHistogram& total_waits() const { return total_waits_; }
+  int peak_executing_seats() const { return total_peak_executing_seats_; }
+  int peak_request_seats() const { return peak_request_seats_; }
+  int nominal_cl() const { return nominal_cl_; }
+  int max_seats() const { return max_seats_; }
+  // Mean of the current limit over the run, weighted by time.
+  double mean_current_cl(apf::Nanos end);
+
+ private:
+  GaugeIntegral executing_requests_, executing_seats_, waiting_requests_, waiting_seats_;
+  double run_cl_integral_ = 0;
+  int peak_executing_seats_ = 0;
+  int total_peak_executing_seats_ = 0;
+  int peak_request_seats_ = 0;
+  int current_cl_ = 0, nominal_cl_ = 0, max_seats_ = 0;
+  int retry_after_ = 0;
+  LevelCounters interval_, totals_;
+  LatencyHistogram interval_waits_, total_waits_;
+  apf::Nanos cl_since_ = 0;
+};
+
+// What a run records about one client: logical calls, attempts and their outcomes.
+struct ClientRow {
+  std::uint64_t calls, attempts, succeeded, failed, http429;
+  apf::Nanos latency_p50, latency_p99;
+};
+
+class ClientTimeline {
+ public:
+  void OnCall() { ++interval_.calls; }
+  void OnAttempt() { ++interval_.attempts; }
+  void On429() { ++interval_.http429; }
+  // The call ended (after all its retries) with `latency` from issue to answer.
+  void OnCallDone(bool succeeded, apf::Nanos latency);
+
+  ClientRow CloseInterval();
+  const ClientRow& totals() const { return totals_; }
+  // Calls issued so far, the open interval's included.
+  std::uint64_t calls_so_far() const { return totals_.calls + interval_.calls; }
+  const LatencyHistogram& total_latencies() const { return total_latencies_; }
+
+ private:
+  ClientRow interval_{}, totals_{};
+  LatencyHistogram interval_latencies_, total_latencies_;
+};
+
+}  // namespace sim
+
+#endif  // SIM_WORLD_LEVEL_TIMELINE_H_

@@ -1,0 +1,1295 @@
+#include "sim/world/world.h"
+
+#include <algorithm>
+#include <cassert>
+#include <charconv>
+#include <cmath>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "apf/event_rate_limit.h"
+#include "apf/long_running.h"
+#include "apf/shuffle_sharding.h"
+#include "apf/work_estimator.h"
+#include "sim/scenario/audit_log.h"
+#include "sim/io/duration.h"
+#include "sim/scenario/trace_replay.h"
+
+namespace sim {
+
+// Event arguments by kind:
+//   kGenerate        arg32: generator
+//   kCallWake        arg64: call ref      (a token wait or a Retry-After sleep ended)
+//   kCallAbort       arg64: call ref      (the client gives up on its attempt)
+//   kWaitTimeout     arg64: attempt ref   (the APF queue-wait deadline)
+//   kExecDone        arg64: attempt ref   (the handler returned; no backend model)
+//   kBackendDone     arg32: replica       (the backend's earliest completion)
+//   kSeatRelease     arg64: attempt ref   (the additional latency ended)
+//   kGatewayTimeout  arg64: attempt ref   (the request timeout: 504 to the client)
+//   kWatchEnd        arg64: attempt ref   (an open watch ends)
+//   kAdjust          arg32: replica       (the 10-second re-division of seats)
+//   kInterval        (a report interval ends)
+//   kDump            arg32: dump index
+//   kObjectPoll      arg32: replica       (the object-count tracker's periodic refresh)
+// A ref is (generation << 32 | slot); a stale ref (its slot reused) is ignored.
+
+struct World::CompiledRequest {
+  int id = -1;  // index in requests_; -1 for a replayed row's request
+  const RequestTemplate* tmpl = nullptr;
+  // The name or a fixed namespace holds "{process}": it is written for every call.
+  bool name_per_process = false;
+  bool namespace_per_process = false;
+  int resource = -1;  // index into scenario_.resources, -1 when none matches
+  apf::RequestInfo info;
+  ClientCallOptions call_options;
+  bool is_watch = false;
+  bool is_list = false;  // the verb, read per request, compared once here
+  bool is_create = false;
+  bool long_running = false;
+  std::optional<apf::Nanos> query_timeout;  // an explicit ?timeout= in the template
+  // The service-time rule of every call of this request (the verb, resource and
+  // subresource are the template's), by whether a LIST is served from the cache.
+  int service_rule[2] = {-1, -1};
+};
+
+// A replayed row's request: its template and compiled form live together in a pool slot
+// that is reused when the call finishes.
+struct World::ReplayRequest {
+  RequestTemplate tmpl;
+  CompiledRequest compiled;
+};
+
+class World::DispatchListener : public apf::FlowControlListener {
+ public:
+  DispatchListener(World* world, int replica) : world_(world), replica_(replica) {}
+  void OnDispatched(apf::Nanos now, std::uint64_t id) override;
+
+ private:
+  World* world_;
+  int replica_;
+};
+
+struct World::Replica {
+  int index = 0;
+  std::unique_ptr<DispatchListener> listener;
+  apf::ObjectCountTracker objects;
+  std::unique_ptr<apf::FlowControl> flow_control;
+  std::unique_ptr<Backend> backend;
+  EventHandle backend_event;
+  std::vector<LevelTimeline> timelines;
+  Random service_rng{0};
+  std::int64_t in_flight = 0;
+  std::unique_ptr<apf::EventRateLimit> event_rate_limit;
+};
+
+struct World::Client {
+  const ClientSpec* spec = nullptr;
+  int first_process = 0;
+  ClientTimeline timeline;
+  std::vector<std::pair<std::string, std::uint64_t>> errors;
+};
+
+struct World::Process {
+  int client = 0;
+  int index = 0;  // within its client
+  apf::UserInfo user;
+  // The policy rules whose subjects name the user (every replica has the same configuration).
+  apf::SubjectMask subjects;
+  std::unique_ptr<TokenBucket> bucket;  // null: no client-side limiter
+  int replica = 0;                      // its connection, for sticky balancing
+  // Behind the gateway: the session's request-rate bucket and requests in flight.
+  std::unique_ptr<TokenBucket> session_bucket;
+  int session_in_flight = 0;
+};
+
+struct World::Generator {
+  int process = 0;
+  const TrafficSpec* spec = nullptr;
+  std::vector<const CompiledRequest*> calls;
+  Random rng{0};
+  std::int64_t period = 0;  // sweep: the current period
+  std::int64_t item = 0;    // sweep: the next call in the period; closedLoop: the next call
+  std::int64_t per_period = 0;
+  bool listing = true;      // informer: listing (else watching)
+  int failures = 0;         // informer and watch: consecutive failures, for the backoff
+  // trace and spec.auditLog: the recording and its next row. A trace's rows go round-robin
+  // to its client's processes; an audit log's rows to the first process of the row's client.
+  std::unique_ptr<ReplaySource> replay;
+  ReplayRow pending;
+  int replay_client = -1;  // the trace's client; -1 for an audit log
+};
+
+struct World::Call {
+  std::uint32_t generation = 0;
+  bool live = false;
+  int process = 0;
+  int generator = -1;
+  const CompiledRequest* request = nullptr;
+  apf::RequestInfo info;
+  std::optional<ClientCall> client;
+  apf::Nanos issued = 0;
+  int attempt = -1;  // the attempt in flight
+  EventHandle wake, abort;
+  int replay_request = -1;  // its slot in replay_requests_, -1 when not replayed
+  std::uint64_t serial = 0;  // the call's number in the run, for traces
+};
+
+struct World::Attempt {
+  std::uint32_t generation = 0;
+  bool live = false;
+  int call = -1;
+  std::uint32_t call_generation = 0;
+  int generator = -1;
+  int replica = 0;
+  apf::FlowHandle handle;
+  int flow_schema = -1;
+  std::uint64_t flow_hash = 0;
+  int seats = 0;
+  apf::Nanos arrived = 0;
+  EventHandle timeout;
+  bool answered = false;        // the client has its answer, or gave up
+  bool executing = false;
+  bool pending_release = false;  // seats held through the additional latency
+  bool watch_open = false;
+  bool event_rejected = false;   // refused by EventRateLimit at admission
+  bool via_gateway = false;      // counted in the gateway's bounds until answered
+  apf::WatchTracker::Registration registration;
+  // What --trace writes about the attempt (kept only when `traced`).
+  bool traced = false;
+  int try_number = 0;  // 1 for a call's first attempt, 2 for its first retry, ...
+  int process = 0;
+  std::uint64_t call_serial = 0;
+  // The request as sent: the call may end (and its slot be reused) before the attempt's
+  // seats are free. Copied only for traced attempts.
+  std::unique_ptr<apf::RequestInfo> trace_info;
+  int queue = -1;
+  apf::WorkEstimate estimate;
+  apf::Nanos dispatched = -1, finished = -1, answered_at = -1;
+  int status = 0, retry_after = 0;
+  const char* outcome = "";
+  const char* reason = "";
+};
+
+void World::DispatchListener::OnDispatched(apf::Nanos now, std::uint64_t id) {
+  const std::uint32_t slot = static_cast<std::uint32_t>(id);
+  Attempt& a = world_->attempts_[slot];
+  assert(a.live && a.generation == static_cast<std::uint32_t>(id >> 32));
+  world_->engine_.Cancel(a.timeout);
+  a.dispatched = now;
+  world_->replicas_[replica_]->timelines[a.handle.level].OnDispatched(now - a.arrived,
+                                                                      a.seats);
+  world_->metrics_.At(replica_, a.handle.level, a.flow_schema).dispatched++;
+  world_->metrics_.At(replica_, a.handle.level, a.flow_schema).wait_executed.Observe(now - a.arrived);
+  world_->StartExecution(now, static_cast<int>(slot));
+  world_->NoteLevel(now, replica_, a.handle.level);
+}
+namespace {
+
+HttpMethod MethodOf(const std::string& verb) {
+  if (verb == "create" || verb == "post") return HttpMethod::kPost;
+  if (verb == "update" || verb == "put") return HttpMethod::kPut;
+  if (verb == "patch") return HttpMethod::kPatch;
+  if (verb == "delete" || verb == "deletecollection") return HttpMethod::kDelete;
+  return HttpMethod::kGet;
+}
+
+constexpr std::string_view kProcessKey = "{process}";
+
+// `text` with every "{process}" replaced by the process number, written into `out` (whose
+// capacity is reused: no allocation once a call slot has held the name).
+void SubstituteInto(std::string_view text, int process, std::string* out) {
+  char digits[16];
+  const auto [end, ec] = std::to_chars(digits, digits + sizeof digits, process);
+  (void)ec;
+  const std::string_view number(digits, static_cast<size_t>(end - digits));
+  out->clear();
+  for (size_t at = text.find(kProcessKey); at != std::string_view::npos;
+       at = text.find(kProcessKey)) {
+    out->append(text.substr(0, at)).append(number);
+    text.remove_prefix(at + kProcessKey.size());
+  }
+  out->append(text);
+}
+
+std::string Substitute(const std::string& text, int process) {
+  std::string out;
+  SubstituteInto(text, process, &out);
+  return out;
+}
+
+World::LoadBalancing LoadBalancingOf(const std::string& mode) {
+  // The loader accepts only these names; sticky is the default.
+  if (mode == "round-robin") return World::LoadBalancing::kRoundRobin;
+  if (mode == "random") return World::LoadBalancing::kRandom;
+  if (mode == "least-requests") return World::LoadBalancing::kLeastRequests;
+  return World::LoadBalancing::kSticky;
+}
+
+constexpr std::string_view kTooManyRequests = "Too many requests, please try again later.";
+constexpr std::string_view kGatewayTimeoutBody =
+    "The server was unable to return a response in the time allotted, but may still be "
+    "processing the request";
+
+}  // namespace
+
+World::World(const Scenario& scenario, const apf::FlowControlConfig* flow_control,
+             const WorldOptions& options, WorldObserver* observer)
+    : scenario_(scenario),
+      config_(flow_control),
+      options_(options),
+      observer_(observer),
+      engine_(this),
+      service_time_(scenario.apiservers.service_time),
+      lb_random_(scenario.seed, "load-balancer"),
+      load_balancing_(LoadBalancingOf(scenario.apiservers.load_balancing)) {
+  const auto gate = scenario.apiservers.feature_gates.find("WatchList");
+  watch_list_gate_ = gate == scenario.apiservers.feature_gates.end() ? true : gate->second;
+  Build();
+}
+
+World::~World() = default;
+
+apf::FlowControl& World::flow_control(int replica) { return *replicas_[replica]->flow_control; }
+const LevelTimeline& World::level_timeline(int replica, int level) const {
+  return replicas_[replica]->timelines[level];
+}
+LevelTimeline& World::mutable_level_timeline(int replica, int level) {
+  return replicas_[replica]->timelines[level];
+}
+int World::client_count() const { return static_cast<int>(clients_.size()); }
+const ClientSpec& World::client_spec(int client) const { return *clients_[client].spec; }
+const ClientTimeline& World::client_timeline(int client) const { return clients_[client].timeline; }
+const std::vector<std::pair<std::string, std::uint64_t>>& World::client_errors(int client) const {
+  return clients_[client].errors;
+}
+
+void World::Build() {
+  const ApiserverSpec& api = scenario_.apiservers;
+  apf::FlowControlOptions fc;
+  fc.max_requests_inflight = api.max_requests_inflight;
+  fc.max_mutating_requests_inflight = api.max_mutating_requests_inflight;
+  fc.enable_priority_and_fairness = api.enable_priority_and_fairness;
+  fc.request_timeout = api.request_timeout;
+  auto gate = [&](const char* name, bool fallback) {
+    auto it = api.feature_gates.find(name);
+    return it == api.feature_gates.end() ? fallback : it->second;
+  };
+  fc.estimator = apf::DefaultWorkEstimatorConfig(gate("SizeBasedListCostEstimate", true),
+                                                 gate("WatchList", true),
+                                                 api.consistent_list_from_cache);
+  for (int r = 0; r < api.replicas; ++r) {
+    auto replica = std::make_unique<Replica>();
+    replica->index = r;
+    replica->listener = std::make_unique<DispatchListener>(this, r);
+    replica->service_rng = Random(scenario_.seed, "apiserver-" + std::to_string(r) + "/service");
+    replicas_.push_back(std::move(replica));
+    PollObjectCounts(0, r);
+    Replica& rep = *replicas_.back();
+    rep.flow_control =
+        std::make_unique<apf::FlowControl>(0, fc, config_, &rep.objects, rep.listener.get());
+    rep.timelines.resize(rep.flow_control->level_count());
+    for (int l = 0; l < rep.flow_control->level_count(); ++l) {
+      const apf::LevelState s = rep.flow_control->level(l);
+      rep.timelines[l].SetLimits(s.current_cl, s.nominal_cl);
+      rep.timelines[l].SetMaxSeats(s.max_seats);
+    }
+    if (api.backend_cores > 0) rep.backend = std::make_unique<Backend>(api.backend_cores);
+    if (!api.event_rate_limits.empty()) {
+      apf::EventRateLimitConfig erl;
+      for (const EventRateLimitSpec& l : api.event_rate_limits) {
+        apf::EventRateLimitConfig::Limit limit;
+        limit.type = l.type == "Server"      ? apf::EventLimitType::kServer
+                     : l.type == "Namespace" ? apf::EventLimitType::kNamespace
+                     : l.type == "User"      ? apf::EventLimitType::kUser
+                                             : apf::EventLimitType::kSourceAndObject;
+        limit.qps = static_cast<std::int32_t>(l.qps);
+        limit.burst = static_cast<std::int32_t>(l.burst);
+        limit.cache_size = static_cast<std::int32_t>(l.cache_size);
+        erl.limits.push_back(limit);
+      }
+      rep.event_rate_limit = std::make_unique<apf::EventRateLimit>(erl);
+    }
+    if (api.enable_priority_and_fairness) engine_.At(0, Event{kAdjust, static_cast<std::uint32_t>(r), 0});
+    engine_.At(apf::ObjectCountTracker::kDefaultCountPollPeriod,
+               Event{kObjectPoll, static_cast<std::uint32_t>(r), 0});
+  }
+  int levels = 0;
+  for (const auto& rep : replicas_) levels = std::max(levels, rep->flow_control->level_count());
+  metrics_.Shape(api.replicas, levels,
+                 config_ ? static_cast<int>(config_->flow_schemas.size()) : 0);
+  BuildClients();
+  if (!options_.trace.empty()) {
+    for (size_t c = 0; c < clients_.size(); ++c) {
+      if (clients_[c].spec->name == options_.trace) trace_client_ = static_cast<int>(c);
+    }
+    const apf::FlowControl& fc0 = *replicas_[0]->flow_control;
+    for (int l = 0; trace_client_ < 0 && l < fc0.level_count(); ++l) {
+      if (*fc0.level(l).name == options_.trace) trace_level_ = l;
+    }
+    if (trace_client_ < 0 && trace_level_ < 0) {
+      throw InputError({"--trace", 0, 0}, "",
+                       "no client or priority level is named \"" + options_.trace + "\"");
+    }
+  }
+  engine_.At(scenario_.interval, Event{kInterval, 0, 0});
+  for (size_t i = 0; i < scenario_.dumps.size(); ++i) {
+    engine_.At(scenario_.dumps[i], Event{kDump, static_cast<std::uint32_t>(i), 0});
+  }
+}
+
+void World::PollObjectCounts(apf::Nanos now, int replica) {
+  if (replica >= static_cast<int>(replicas_.size())) return;
+  for (const ResourceSpec& r : scenario_.resources) {
+    replicas_[replica]->objects.Set(r.api_group, r.resource,
+                                    apf::ObjectStats{r.objects, r.average_bytes}, now);
+  }
+}
+
+void World::CompileRequest(const RequestTemplate& t, CompiledRequest* c) const {
+  *c = CompiledRequest{};
+  c->tmpl = &t;
+  c->name_per_process = t.name.find(kProcessKey) != std::string::npos;
+  c->namespace_per_process = t.namespace_.find(kProcessKey) != std::string::npos;
+  for (size_t i = 0; i < scenario_.resources.size(); ++i) {
+    if (scenario_.resources[i].resource == t.resource &&
+        scenario_.resources[i].api_group == t.api_group) {
+      c->resource = static_cast<int>(i);
+    }
+  }
+  apf::RequestInfo& info = c->info;
+  info.is_resource_request = t.path.empty();
+  info.path = t.path;
+  info.verb = t.verb;
+  info.api_prefix = t.api_group.empty() ? "api" : "apis";
+  info.api_group = t.api_group;
+  info.api_version = t.api_version.empty() ? "v1" : t.api_version;
+  info.namespace_name = t.namespace_;
+  info.resource = t.resource;
+  info.subresource = t.subresource;
+  info.name = t.name;
+  info.query = apf::ParseRequestQuery(t.query);
+  if (info.verb == "list" && info.query.watch) info.verb = "watch";
+  c->is_watch = info.verb == "watch";
+  c->is_list = info.verb == "list";
+  c->is_create = info.verb == "create";
+  c->long_running = apf::IsLongRunningRequest(info);
+  c->call_options.kind = c->is_watch ? CallKind::kWatch : CallKind::kDo;
+  c->call_options.method = MethodOf(t.verb);
+  if (!info.query.timeout.empty()) c->query_timeout = ParseDuration(info.query.timeout);
+  c->service_rule[0] = service_time_.RuleIndex(info, false);
+  c->service_rule[1] = service_time_.RuleIndex(info, true);
+}
+
+void World::BuildClients() {
+  // Compile every request template once.
+  auto compile = [&](const RequestTemplate& t) {
+    auto c = std::make_unique<CompiledRequest>();
+    CompileRequest(t, c.get());
+    c->id = static_cast<int>(requests_.size());
+    requests_.push_back(std::move(c));
+    free_calls_by_request_.emplace_back();
+    return requests_.back().get();
+  };
+
+  clients_.resize(scenario_.clients.size());
+  for (size_t ci = 0; ci < scenario_.clients.size(); ++ci) {
+    const ClientSpec& spec = scenario_.clients[ci];
+    clients_[ci].spec = &spec;
+    std::vector<std::vector<const CompiledRequest*>> traffic_calls;
+    for (const TrafficSpec& t : spec.traffic) {
+      std::vector<const CompiledRequest*> calls;
+      for (const RequestTemplate& rt : t.calls) {
+        CompiledRequest* c = compile(rt);
+        c->call_options.max_retries = spec.client_go.max_retries;
+        c->call_options.timeout_ns = spec.client_go.timeout;
+        calls.push_back(c);
+      }
+      traffic_calls.push_back(std::move(calls));
+    }
+    for (int p = 0; p < spec.processes; ++p) {
+      Process proc;
+      proc.client = static_cast<int>(ci);
+      proc.index = p;
+      proc.user.name = Substitute(spec.user, p);
+      proc.user.groups = spec.groups;
+      if (const apf::Classifier* classifier = replicas_[0]->flow_control->classifier()) {
+        proc.subjects = classifier->SubjectsOf(proc.user.name, proc.user.groups);
+      }
+      if (spec.client_go.qps >= 0) {
+        proc.bucket = std::make_unique<TokenBucket>(spec.client_go.qps, spec.client_go.burst);
+      }
+      if (spec.via_gateway) {
+        proc.session_bucket = std::make_unique<TokenBucket>(scenario_.gateway.session_request_rate,
+                                                            scenario_.gateway.session_request_burst);
+      }
+      Random placement(scenario_.seed, spec.name + "/" + std::to_string(p) + "/connection");
+      proc.replica = spec.replica >= 0 ? spec.replica
+                                       : static_cast<int>(placement.UniformInt(replicas_.size()));
+      const int process_index = static_cast<int>(processes_.size());
+      if (p == 0) clients_[ci].first_process = process_index;
+      processes_.push_back(std::move(proc));
+      for (size_t ti = 0; ti < spec.traffic.size(); ++ti) {
+        const TrafficSpec& t = spec.traffic[ti];
+        if (t.kind == TrafficSpec::Kind::kTrace) {
+          // One reader per trace, whatever the number of processes.
+          if (p == 0) {
+            AddReplay(std::make_unique<CsvTraceReader>(t.trace_file, spec.name, t.start), &t,
+                      static_cast<int>(ci));
+          }
+          continue;
+        }
+        const int copies = t.kind == TrafficSpec::Kind::kClosedLoop ? t.workers : 1;
+        for (int w = 0; w < copies; ++w) {
+          Generator g;
+          g.process = process_index;
+          g.spec = &t;
+          g.calls = traffic_calls[ti];
+          g.rng = Random(scenario_.seed, spec.name + "/" + std::to_string(p) + "/traffic-" +
+                                             std::to_string(ti) + "/" + std::to_string(w));
+          generators_.push_back(std::move(g));
+          const int gi = static_cast<int>(generators_.size()) - 1;
+          Generator& gen = generators_.back();
+          apf::Nanos first = t.start;
+          switch (t.kind) {
+            case TrafficSpec::Kind::kPoisson:
+              first += static_cast<apf::Nanos>(gen.rng.Exponential(t.rate) * 1e9);
+              break;
+            case TrafficSpec::Kind::kConstant:
+              // A random phase, so that many processes do not act in lockstep.
+              first += static_cast<apf::Nanos>(gen.rng.Uniform01() * 1e9 / t.rate);
+              break;
+            case TrafficSpec::Kind::kClosedLoop:
+              first += SampleDuration(t.think, gen.rng) / 2;
+              break;
+            default:
+              break;
+          }
+          if (t.kind == TrafficSpec::Kind::kSweep) {
+            const RequestTemplate& rt = t.calls[0];
+            const int res = gen.calls[0]->resource;
+            gen.per_period = t.count;
+            if (gen.per_period == 0 && rt.namespace_choice == RequestTemplate::NamespaceChoice::kEach &&
+                res >= 0) {
+              gen.per_period = static_cast<std::int64_t>(scenario_.resources[res].namespace_names.size());
+            }
+            if (gen.per_period <= 0) gen.per_period = 1;
+          }
+          ScheduleGenerator(gi, first);
+        }
+      }
+    }
+  }
+  if (scenario_.audit_log.enabled) {
+    for (const auto& [key, client] : scenario_.audit_log.identity_clients) {
+      audit_clients_.emplace(key, client);
+    }
+    audit_traffic_.kind = TrafficSpec::Kind::kTrace;
+    AddReplay(std::make_unique<AuditLogReader>(scenario_.audit_log, scenario_.audit_log.origin,
+                                               &audit_clients_),
+              &audit_traffic_, -1);
+  }
+}
+
+void World::AddReplay(std::unique_ptr<ReplaySource> source, const TrafficSpec* traffic,
+                      int client) {
+  Generator g;
+  g.process = client >= 0 ? clients_[client].first_process : -1;
+  g.spec = traffic;
+  g.replay = std::move(source);
+  g.replay_client = client;
+  generators_.push_back(std::move(g));
+  const int gi = static_cast<int>(generators_.size()) - 1;
+  if (generators_[gi].replay->Next(&generators_[gi].pending)) {
+    ScheduleGenerator(gi, generators_[gi].pending.at);
+  }
+}
+
+void World::IssueReplayed(apf::Nanos now, int g) {
+  Generator& gen = generators_[g];
+  ReplayRow& row = gen.pending;
+  const int client = gen.replay_client >= 0 ? gen.replay_client : row.client;
+  if (client >= 0) {
+    const std::uint32_t slot = replay_requests_.Acquire();
+    ReplayRequest& r = replay_requests_[slot];
+    std::swap(r.tmpl, row.request);
+    CompileRequest(r.tmpl, &r.compiled);
+    const ClientSpec& spec = *clients_[client].spec;
+    r.compiled.call_options.max_retries = spec.client_go.max_retries;
+    r.compiled.call_options.timeout_ns = spec.client_go.timeout;
+    // A trace's rows take turns over its client's processes.
+    const int process = clients_[client].first_process +
+                        static_cast<int>(gen.item++ % std::max(1, spec.processes));
+    ++replayed_calls_;
+    IssueCall(now, process, r.compiled, -1, -1, 0, static_cast<int>(slot));
+  }
+  if (gen.replay->Next(&gen.pending)) ScheduleGenerator(g, gen.pending.at);
+}
+
+void World::ScheduleGenerator(int g, apf::Nanos at) {
+  const TrafficSpec& t = *generators_[g].spec;
+  if (at >= t.stop) return;
+  engine_.At(std::max(at, engine_.now()), Event{kGenerate, static_cast<std::uint32_t>(g), 0});
+}
+
+void World::OnGenerate(apf::Nanos now, int g) {
+  Generator& gen = generators_[g];
+  const TrafficSpec& t = *gen.spec;
+  switch (t.kind) {
+    case TrafficSpec::Kind::kPoisson:
+      IssueCall(now, gen.process, *gen.calls[0], g, -1, gen.rng.NextU64());
+      ScheduleGenerator(g, now + static_cast<apf::Nanos>(gen.rng.Exponential(t.rate) * 1e9));
+      break;
+    case TrafficSpec::Kind::kConstant:
+      IssueCall(now, gen.process, *gen.calls[0], g, -1, gen.rng.NextU64());
+      ScheduleGenerator(g, now + static_cast<apf::Nanos>(1e9 / t.rate));
+      break;
+    case TrafficSpec::Kind::kSweep: {
+      IssueCall(now, gen.process, *gen.calls[0], g, -1, static_cast<std::uint64_t>(gen.item));
+      ++gen.item;
+      if (gen.item >= gen.per_period) {
+        gen.item = 0;
+        ++gen.period;
+      }
+      const apf::Nanos base = t.start + gen.period * t.every;
+      ScheduleGenerator(g, base + t.within * gen.item / gen.per_period);
+      break;
+    }
+    case TrafficSpec::Kind::kClosedLoop:
+      gen.item = 0;
+      IssueCall(now, gen.process, *gen.calls[0], g, -1, gen.rng.NextU64());
+      break;
+    case TrafficSpec::Kind::kInformer:
+    case TrafficSpec::Kind::kWatch: {
+      const bool list = t.kind == TrafficSpec::Kind::kInformer && gen.listing;
+      IssueCall(now, gen.process, *gen.calls[list ? 0 : gen.calls.size() - 1], g, -1,
+                gen.rng.NextU64());
+      break;
+    }
+    case TrafficSpec::Kind::kTrace:
+      IssueReplayed(now, g);
+      break;
+  }
+}
+
+int World::IssueCall(apf::Nanos now, int process, const CompiledRequest& request, int generator,
+                     int worker, std::uint64_t namespace_draw, int replay_request) {
+  (void)worker;
+  std::uint32_t slot;
+  bool holds_request = false;  // the slot's info is already the request's
+  if (request.id >= 0 && !free_calls_by_request_[request.id].empty()) {
+    slot = free_calls_by_request_[request.id].back();
+    free_calls_by_request_[request.id].pop_back();
+    holds_request = true;
+  } else {
+    slot = calls_.Acquire();
+  }
+  Call& call = calls_[slot];
+  if (!holds_request) call.info = request.info;
+  call.live = true;
+  call.process = process;
+  call.generator = generator;
+  call.request = &request;
+  call.replay_request = replay_request;
+  call.serial = ++calls_total_;
+  call.issued = now;
+  call.attempt = -1;
+  const Process& proc = processes_[process];
+  const RequestTemplate& t = *request.tmpl;
+  // Only what differs between calls of one request is written: a drawn namespace, and
+  // what "{process}" makes per process (the rest stays as the template compiled it).
+  if (request.resource >= 0 && t.namespace_choice != RequestTemplate::NamespaceChoice::kFixed) {
+    const auto& names = scenario_.resources[request.resource].namespace_names;
+    if (!names.empty()) call.info.namespace_name = names[namespace_draw % names.size()];
+  } else if (request.namespace_per_process) {
+    SubstituteInto(t.namespace_, proc.index, &call.info.namespace_name);
+  }
+  if (request.name_per_process) SubstituteInto(t.name, proc.index, &call.info.name);
+  call.info.query.timeout_seconds = request.info.query.timeout_seconds;
+  if (generator >= 0 && generators_[generator].spec->kind == TrafficSpec::Kind::kInformer &&
+      request.is_watch) {
+    // The reflector asks for timeoutSeconds = minWatchTimeout (5 min) x U[1, 2)
+    // (CLIENT-SPEC 4.1), so its watches end after 5 to 10 minutes and are re-opened.
+    call.info.query.timeout_seconds =
+        static_cast<std::int64_t>(300.0 * (1.0 + generators_[generator].rng.Uniform01()));
+  }
+  call.client.emplace(request.call_options, proc.bucket.get());
+  clients_[proc.client].timeline.OnCall();
+  ApplyStep(now, static_cast<int>(slot), call.client->Start(now));
+  return static_cast<int>(slot);
+}
+
+void World::ApplyStep(apf::Nanos now, int c, const CallStep& step) {
+  Call& call = calls_[c];
+  switch (step.action) {
+    case CallAction::kWait:
+      call.wake = engine_.At(std::max(step.wake_at_ns, now),
+                             Event{kCallWake, 0, Ref(c, call.generation)});
+      break;
+    case CallAction::kSend:
+      SendAttempt(now, c, step);
+      break;
+    case CallAction::kDone:
+      FinishCall(now, c);
+      break;
+  }
+}
+
+int World::PickReplica(const Process& process) {
+  const int n = static_cast<int>(replicas_.size());
+  if (clients_[process.client].spec->replica >= 0) return process.replica;  // pinned
+  if (n == 1) return 0;
+  switch (load_balancing_) {
+    case LoadBalancing::kSticky:
+      return process.replica;
+    case LoadBalancing::kRoundRobin:
+      return static_cast<int>(round_robin_++ % n);
+    case LoadBalancing::kRandom:
+      return static_cast<int>(lb_random_.UniformInt(n));
+    case LoadBalancing::kLeastRequests: {
+      int best = 0;
+      for (int r = 1; r < n; ++r) {
+        if (replicas_[r]->in_flight < replicas_[best]->in_flight) best = r;
+      }
+      return best;
+    }
+  }
+  return process.replica;
+}
+
+
+void World::SendAttempt(apf::Nanos now, int c, const CallStep& step) {
+  Call& call = calls_[c];
+  const Process& proc = processes_[call.process];
+  const std::uint32_t slot = attempts_.Acquire();
+  Attempt& a = attempts_[slot];
+  const std::uint32_t generation = a.generation;
+  // A fresh attempt built in place: assigning Attempt{} would build a temporary and
+  // move every field of it.
+  std::destroy_at(&a);
+  std::construct_at(&a);
+  a.generation = generation;
+  a.live = true;
+  a.call = c;
+  a.call_generation = call.generation;
+  a.generator = call.generator;
+  a.replica = PickReplica(proc);
+  a.arrived = now;
+  a.try_number = step.attempt;
+  a.process = call.process;
+  a.call_serial = call.serial;
+  a.traced = trace_client_ == proc.client;
+  if (a.traced || trace_level_ >= 0) a.trace_info = std::make_unique<apf::RequestInfo>(call.info);
+  call.attempt = static_cast<int>(slot);
+  ++attempts_total_;
+  clients_[proc.client].timeline.OnAttempt();
+  if (step.abort_at_ns != apf::kNever) {
+    call.abort = engine_.At(std::max(step.abort_at_ns, now), Event{kCallAbort, 0, Ref(c, call.generation)});
+  }
+  if (clients_[proc.client].spec->via_gateway && !PassGateway(now, static_cast<int>(slot))) return;
+  Replica& rep = *replicas_[a.replica];
+  ++rep.in_flight;
+  std::optional<apf::Nanos> user_timeout = call.request->query_timeout;
+  if (step.timeout_param_ns > 0) user_timeout = step.timeout_param_ns;
+  const apf::Admission admission =
+      rep.flow_control->Start(now, Ref(slot, a.generation), proc.user, call.info, user_timeout,
+                              rep.flow_control->classifier() ? &proc.subjects : nullptr);
+  OnAdmitted(now, static_cast<int>(slot), admission);
+}
+
+bool World::PassGateway(apf::Nanos now, int ai) {
+  Attempt& a = attempts_[ai];
+  Process& proc = processes_[calls_[a.call].process];
+  const GatewaySpec& gw = scenario_.gateway;
+  HttpResponse refusal;
+  refusal.status_code = 429;
+  refusal.body_is_status = true;
+  if (!proc.session_bucket->Allow(now)) {
+    // RequestRateExceeded carries the time until the session's next token, rounded up.
+    const double missing = 1.0 - proc.session_bucket->TokensAt(now);
+    refusal.has_retry_after = true;
+    refusal.retry_after_seconds =
+        std::max(1, static_cast<int>(std::ceil(missing / gw.session_request_rate)));
+    refusal.body_message = "RequestRateExceeded";
+    ++gateway_.request_rate_exceeded;
+  } else if (proc.session_in_flight >= gw.max_session_concurrent_requests ||
+             gateway_.in_flight >= gw.max_concurrent_requests) {
+    // A concurrency slot frees when another request ends: no Retry-After.
+    refusal.body_message = "TooManyConcurrentRequests";
+    ++gateway_.too_many_concurrent_requests;
+  } else {
+    a.via_gateway = true;
+    ++proc.session_in_flight;
+    ++gateway_.in_flight;
+    return true;
+  }
+  a.answered = false;
+  a.handle.level = -1;
+  a.outcome = "rejected";
+  a.reason = refusal.body_message == "RequestRateExceeded" ? "gateway: RequestRateExceeded"
+                                                           : "gateway: TooManyConcurrentRequests";
+  DeliverResponse(now, ai, refusal);
+  a.live = true;
+  ReleaseAttemptUncounted(ai);
+  return false;
+}
+
+void World::OnAdmitted(apf::Nanos now, int ai, const apf::Admission& admission) {
+  Attempt& a = attempts_[ai];
+  Replica& rep = *replicas_[a.replica];
+  a.handle = admission.handle;
+  a.flow_schema = admission.flow_schema;
+  a.flow_hash = admission.flow_hash;
+  a.seats = static_cast<int>(admission.estimate.MaxSeats());
+  const int level = admission.handle.level;
+  a.queue = admission.queue;
+  a.estimate = admission.estimate;
+  if (trace_level_ >= 0 && level == trace_level_) a.traced = true;
+  if (!a.traced) a.trace_info.reset();
+  using Outcome = apf::Admission::Outcome;
+  switch (admission.outcome) {
+    case Outcome::kRejected: {
+      if (level >= 0) {
+        const Rejection reason = admission.reason == apf::RejectReason::kQueueFull ? Rejection::kQueueFull
+                                 : admission.reason == apf::RejectReason::kTimeOut ? Rejection::kTimeOut
+                                                                                   : Rejection::kConcurrencyLimit;
+        rep.timelines[level].OnRejected(reason);
+        NoteLevel(now, a.replica, level);
+        if (rep.flow_control->apf_enabled()) {
+          FlowMetrics::Series& m = metrics_.At(a.replica, level, a.flow_schema);
+          m.rejected[static_cast<int>(reason)]++;
+          m.wait_rejected.Observe(0);
+        }
+      }
+      a.handle.level = -1;  // nothing held
+      a.outcome = "rejected";
+      a.reason = admission.reason == apf::RejectReason::kQueueFull ? "queue-full"
+                 : admission.reason == apf::RejectReason::kTimeOut ? "time-out"
+                                                                   : "concurrency-limit";
+      HttpResponse response;
+      response.status_code = 429;
+      response.has_retry_after = true;
+      response.retry_after_seconds = admission.retry_after_seconds;
+      response.body_message = kTooManyRequests;
+      DeliverResponse(now, ai, response);
+      ReleaseAttempt(ai);
+      return;
+    }
+    case Outcome::kBypass:
+      a.dispatched = now;
+      StartExecution(now, ai);
+      return;
+    case Outcome::kExecuting:
+      if (level >= 0) {
+        rep.timelines[level].OnDispatched(0, a.seats);
+        if (rep.flow_control->apf_enabled()) {
+          FlowMetrics::Series& m = metrics_.At(a.replica, level, a.flow_schema);
+          m.dispatched++;
+          m.wait_executed.Observe(0);
+        }
+        NoteLevel(now, a.replica, level);
+      }
+      a.dispatched = now;
+      StartExecution(now, ai);
+      return;
+    case Outcome::kWaiting:
+      a.timeout = engine_.At(admission.wait_deadline, Event{kWaitTimeout, 0, Ref(ai, a.generation)});
+      NoteLevel(now, a.replica, level);
+      return;
+  }
+}
+
+ListResult World::ListResultOf(const Call& call, const apf::RequestInfo& request) const {
+  ListResult result;
+  const bool is_list = call.request->is_list;
+  const bool initial_events =
+      call.request->is_watch && apf::WatchSendsInitialEvents(request.query, watch_list_gate_);
+  if (!is_list && !initial_events) return result;
+  result.from_cache =
+      !apf::ListDelegatedToStorage(request.query, scenario_.apiservers.consistent_list_from_cache);
+  const int res = call.request->resource;
+  if (res < 0) return result;
+  const ResourceSpec& spec = scenario_.resources[res];
+  std::int64_t objects = spec.objects;
+  if (!request.namespace_name.empty() && !spec.namespace_names.empty()) {
+    objects = (spec.objects + static_cast<std::int64_t>(spec.namespace_names.size()) - 1) /
+              static_cast<std::int64_t>(spec.namespace_names.size());
+  }
+  if (!request.name.empty()) objects = std::min<std::int64_t>(objects, 1);
+  if (is_list && request.query.limit > 0) objects = std::min(objects, request.query.limit);
+  result.objects = objects;
+  result.bytes = objects * spec.average_bytes;
+  return result;
+}
+
+void World::StartExecution(apf::Nanos now, int ai) {
+  Attempt& a = attempts_[ai];
+  Replica& rep = *replicas_[a.replica];
+  const Call& call = calls_[a.call];
+  a.executing = true;
+  const apf::RequestInfo& info = call.info;
+  if (call.request->is_watch) a.registration = rep.flow_control->watches().RegisterWatch(info);
+  apf::Nanos service;
+  if (rep.event_rate_limit && apf::EventRateLimitApplies(info)) {
+    apf::EventAttributes event;
+    event.namespace_name = info.namespace_name;
+    event.user_name = processes_[call.process].user.name;
+    event.involved_object_name = info.name;
+    event.involved_object_namespace = info.namespace_name;
+    a.event_rejected = !rep.event_rate_limit->Admit(event, now).admitted;
+  }
+  if (a.event_rejected) {
+    service = 100 * apf::kMicrosecond;  // admission refuses before storage is touched
+  } else if (call.request->tmpl->service_time) {
+    service = SampleDuration(*call.request->tmpl->service_time, rep.service_rng);
+  } else {
+    const ListResult list = ListResultOf(call, info);
+    service = service_time_.SampleRule(call.request->service_rule[list.from_cache ? 1 : 0], list,
+                                       rep.service_rng);
+  }
+  const std::uint64_t ref = Ref(ai, a.generation);
+  if (rep.backend) {
+    rep.backend->Start(now, ref, service);
+    ScheduleBackend(a.replica);
+  } else {
+    engine_.At(now + service, Event{kExecDone, 0, ref});
+  }
+  // The handler runs past the request timeout: the client gets 504 then, while the
+  // handler goes on holding its seats.
+  const apf::Nanos timeout_at = a.arrived + scenario_.apiservers.request_timeout;
+  if (!call.request->long_running && now + service > timeout_at) {
+    engine_.At(std::max(timeout_at, now), Event{kGatewayTimeout, 0, ref});
+  }
+}
+
+void World::ScheduleBackend(int r) {
+  Replica& rep = *replicas_[r];
+  engine_.Cancel(rep.backend_event);
+  const apf::Nanos next = rep.backend->NextCompletionTime();
+  if (next != apf::kNever) {
+    rep.backend_event = engine_.At(std::max(next, engine_.now()),
+                                   Event{kBackendDone, static_cast<std::uint32_t>(r), 0});
+  }
+}
+
+void World::OnExecDone(apf::Nanos now, int ai) {
+  Attempt& a = attempts_[ai];
+  Replica& rep = *replicas_[a.replica];
+  a.executing = false;
+  a.finished = now;
+  if (a.outcome[0] == '\0') {
+    a.outcome = a.event_rejected ? "rejected" : "completed";
+    if (a.event_rejected) a.reason = "EventRateLimit";
+  }
+  const apf::Nanos release_at = rep.flow_control->Finish(now, a.handle);
+  if (a.handle.valid()) NoteLevel(now, a.replica, a.handle.level);
+  if (release_at > now) {
+    a.pending_release = true;
+    engine_.At(release_at, Event{kSeatRelease, 0, Ref(ai, a.generation)});
+  }
+  const Call& call = calls_[a.call];
+  const bool opens_watch = call.request->is_watch && !a.event_rejected && !a.answered;
+  if (opens_watch) {
+    a.watch_open = true;
+    Random& rng = rep.service_rng;
+    const apf::Nanos lifetime = apf::WatchLifetime(call.info.query.timeout_seconds,
+                                                   scenario_.apiservers.min_request_timeout,
+                                                   rng.Uniform01());
+    engine_.At(now + lifetime, Event{kWatchEnd, 0, Ref(ai, a.generation)});
+  }
+  if (!a.answered) {
+    HttpResponse response;
+    if (a.event_rejected) {
+      response.status_code = 429;  // apierrors.NewTooManyRequestsError: no Retry-After
+      response.body_is_status = true;
+      response.body_message = "limit reached on type Namespace for key";
+    } else {
+      response.status_code = call.request->is_create ? 201 : 200;
+    }
+    DeliverResponse(now, ai, response);
+  }
+  ReleaseAttempt(ai);
+}
+
+void World::OnWaitTimeout(apf::Nanos now, int ai) {
+  Attempt& a = attempts_[ai];
+  Replica& rep = *replicas_[a.replica];
+  int retry_after = 1;
+  if (!rep.flow_control->TimeOut(now, a.handle, &retry_after)) return;
+  rep.timelines[a.handle.level].OnRejected(Rejection::kTimeOut);
+  NoteLevel(now, a.replica, a.handle.level);
+  {
+    FlowMetrics::Series& m = metrics_.At(a.replica, a.handle.level, a.flow_schema);
+    m.rejected[static_cast<int>(Rejection::kTimeOut)]++;
+    m.wait_executed.Observe(now - a.arrived);  // labelled execute="true": a quirk (APF-SPEC 1.4)
+  }
+  a.handle.level = -1;
+  a.outcome = "rejected";
+  a.reason = "time-out";
+  HttpResponse response;
+  response.status_code = 429;
+  response.has_retry_after = true;
+  response.retry_after_seconds = retry_after;
+  response.body_message = kTooManyRequests;
+  DeliverResponse(now, ai, response);
+  ReleaseAttempt(ai);
+}
+
+void World::DeliverResponse(apf::Nanos now, int ai, const HttpResponse& response) {
+  Attempt& a = attempts_[ai];
+  if (a.answered) return;
+  a.answered = true;
+  if (a.traced) {
+    a.answered_at = now;
+    a.status = response.status_code;
+    a.retry_after = response.has_retry_after ? response.retry_after_seconds : 0;
+  }
+  LeaveGateway(a);
+  Call& call = calls_[a.call];
+  if (!call.live || call.generation != a.call_generation || call.attempt != ai) return;
+  call.attempt = -1;
+  engine_.Cancel(call.abort);
+  if (response.status_code == 429) clients_[processes_[call.process].client].timeline.On429();
+  ApplyStep(now, a.call, call.client->OnResponse(now, response));
+}
+
+void World::LeaveGateway(Attempt& a) {
+  if (!a.via_gateway) return;
+  a.via_gateway = false;
+  --processes_[calls_[a.call].process].session_in_flight;
+  --gateway_.in_flight;
+}
+
+void World::ReleaseAttemptUncounted(int ai) {
+  Attempt& a = attempts_[ai];
+  if (a.traced) EmitTrace(ai);
+  a.live = false;
+  ++a.generation;
+  attempts_.Release(static_cast<std::uint32_t>(ai));
+}
+
+void World::ReleaseAttempt(int ai) {
+  Attempt& a = attempts_[ai];
+  if (a.executing || a.pending_release || a.watch_open) return;
+  if (!a.live) return;
+  if (a.traced) EmitTrace(ai);
+  --replicas_[a.replica]->in_flight;
+  a.live = false;
+  ++a.generation;
+  attempts_.Release(static_cast<std::uint32_t>(ai));
+}
+
+void World::OnCallAbort(apf::Nanos now, int c) {
+  Call& call = calls_[c];
+  if (call.attempt >= 0) {
+    Attempt& a = attempts_[call.attempt];
+    // The client gives up on the attempt: still queued, it is a time-out at the server.
+    int retry_after = 0;
+    if (!a.executing && a.handle.valid() &&
+        replicas_[a.replica]->flow_control->TimeOut(now, a.handle, &retry_after)) {
+      engine_.Cancel(a.timeout);
+      replicas_[a.replica]->timelines[a.handle.level].OnRejected(Rejection::kTimeOut);
+      NoteLevel(now, a.replica, a.handle.level);
+      FlowMetrics::Series& m = metrics_.At(a.replica, a.handle.level, a.flow_schema);
+      m.rejected[static_cast<int>(Rejection::kTimeOut)]++;
+      m.wait_executed.Observe(now - a.arrived);
+      a.handle.level = -1;
+      a.reason = "time-out";
+    }
+    if (a.traced && !a.answered) {
+      a.outcome = "canceled";  // the client gave up (its timeout or context)
+      a.answered_at = now;
+    }
+    a.answered = true;
+    LeaveGateway(a);
+    const int ai = call.attempt;
+    call.attempt = -1;
+    ReleaseAttempt(ai);
+  }
+  ApplyStep(now, c, call.client->OnAbortTimer(now));
+}
+
+void World::FinishCall(apf::Nanos now, int c) {
+  Call& call = calls_[c];
+  Client& client = clients_[processes_[call.process].client];
+  const CallOutcome outcome = call.client->outcome();
+  const bool ok = outcome == CallOutcome::kSucceeded;
+  client.timeline.OnCallDone(ok, now - call.issued);
+  if (!ok) {
+    RequestDescription d;
+    d.group = call.info.api_group;
+    d.resource = call.info.resource;
+    d.name = call.info.name;
+    std::string message = call.client->ErrorMessage(d);
+    auto it = std::find_if(client.errors.begin(), client.errors.end(),
+                           [&](const auto& e) { return e.first == message; });
+    if (it == client.errors.end()) {
+      client.errors.emplace_back(std::move(message), 1);
+    } else {
+      ++it->second;
+    }
+  }
+  const int g = call.generator;
+  const bool was_watch = call.request->is_watch;
+  if (call.replay_request >= 0) {
+    replay_requests_.Release(static_cast<std::uint32_t>(call.replay_request));
+    call.replay_request = -1;
+  }
+  call.live = false;
+  ++call.generation;
+  call.client.reset();
+  engine_.Cancel(call.wake);
+  engine_.Cancel(call.abort);
+  if (call.request->id >= 0) {
+    free_calls_by_request_[call.request->id].push_back(static_cast<std::uint32_t>(c));
+  } else {
+    calls_.Release(static_cast<std::uint32_t>(c));
+  }
+  if (g < 0) return;
+  Generator& gen = generators_[g];
+  const TrafficSpec& t = *gen.spec;
+  // What the pattern does after a call: a closed-loop worker makes its next call or
+  // thinks; a reflector watches after its list and backs off after a failure.
+  if (t.kind == TrafficSpec::Kind::kClosedLoop) {
+    ++gen.item;
+    if (gen.item < static_cast<std::int64_t>(gen.calls.size())) {
+      IssueCall(now, gen.process, *gen.calls[gen.item], g, -1, gen.rng.NextU64());
+    } else {
+      ScheduleGenerator(g, now + SampleDuration(t.think, gen.rng));
+    }
+  } else if (t.kind == TrafficSpec::Kind::kInformer || t.kind == TrafficSpec::Kind::kWatch) {
+    if (ok) {
+      gen.failures = 0;
+      if (!was_watch) {
+        gen.listing = false;
+        ScheduleGenerator(g, now);
+      }
+      // A watch that opened is re-issued when it ends (kWatchEnd).
+    } else {
+      // The reflector's backoff: 800 ms doubling to 30 s, times U[1, 2) (CLIENT-SPEC 4.1).
+      gen.listing = true;
+      const double base = std::min(0.8 * std::pow(2.0, gen.failures), 30.0);
+      ++gen.failures;
+      ScheduleGenerator(g, now + static_cast<apf::Nanos>(base * (1 + gen.rng.Uniform01()) * 1e9));
+    }
+  }
+}
+
+void World::NoteLevel(apf::Nanos now, int replica, int level) {
+  if (level < 0) return;
+  Replica& rep = *replicas_[replica];
+  const apf::LevelCounts s = rep.flow_control->counts(level);
+  rep.timelines[level].SetState(now, static_cast<int>(s.executing_requests),
+                                static_cast<int>(s.executing_seats),
+                                static_cast<int>(s.waiting_requests), static_cast<int>(s.waiting_seats));
+}
+
+void World::OnInterval(apf::Nanos now) {
+  for (auto& rep : replicas_) {
+    for (int l = 0; l < rep->flow_control->level_count(); ++l) {
+      const apf::LevelState s = rep->flow_control->level(l);
+      LevelTimeline& tl = rep->timelines[l];
+      tl.SetLimits(s.current_cl, s.nominal_cl);
+      tl.SetRetryAfter(s.retry_after_seconds);
+      tl.SetMaxSeats(s.max_seats);
+      const LevelRow row = tl.CloseInterval(interval_start_, now);
+      if (observer_) observer_->OnLevelRow(interval_start_, rep->index, *s.name, row);
+    }
+  }
+  for (Client& c : clients_) {
+    const ClientRow row = c.timeline.CloseInterval();
+    if (observer_) observer_->OnClientRow(interval_start_, c.spec->name, row);
+  }
+  interval_start_ = now;
+}
+
+std::optional<World::RequestDetails> World::DetailsOf(std::uint64_t request_id) const {
+  const std::uint32_t slot = static_cast<std::uint32_t>(request_id);
+  if (slot >= attempts_.size()) return std::nullopt;
+  const Attempt& a = attempts_[slot];
+  if (!a.live || a.generation != static_cast<std::uint32_t>(request_id >> 32)) return std::nullopt;
+  const Call& call = calls_[a.call];
+  if (!call.live || call.generation != a.call_generation) return std::nullopt;
+  RequestDetails d;
+  d.user = &processes_[call.process].user;
+  d.request = &call.info;
+  d.flow_schema = a.flow_schema;
+  d.flow_hash = a.flow_hash;
+  return d;
+}
+
+void World::HandleEvent(apf::Nanos now, const Event& event) {
+  // Close every report interval that ends at or before this instant first, so that an
+  // interval holds exactly what happened within it whatever else is due at its end.
+  while (now >= interval_start_ + scenario_.interval) {
+    OnInterval(interval_start_ + scenario_.interval);
+  }
+  auto call_of = [&](std::uint64_t ref) -> int {
+    const std::uint32_t slot = static_cast<std::uint32_t>(ref);
+    const Call& c = calls_[slot];
+    return c.live && c.generation == static_cast<std::uint32_t>(ref >> 32) ? static_cast<int>(slot) : -1;
+  };
+  auto attempt_of = [&](std::uint64_t ref) -> int {
+    const std::uint32_t slot = static_cast<std::uint32_t>(ref);
+    const Attempt& a = attempts_[slot];
+    return a.live && a.generation == static_cast<std::uint32_t>(ref >> 32) ? static_cast<int>(slot) : -1;
+  };
+  switch (static_cast<EventKind>(event.kind)) {
+    case kGenerate:
+      OnGenerate(now, static_cast<int>(event.arg32));
+      break;
+    case kCallWake:
+      if (int c = call_of(event.arg64); c >= 0) ApplyStep(now, c, calls_[c].client->Wake(now));
+      break;
+    case kCallAbort:
+      if (int c = call_of(event.arg64); c >= 0) OnCallAbort(now, c);
+      break;
+    case kWaitTimeout:
+      if (int a = attempt_of(event.arg64); a >= 0) OnWaitTimeout(now, a);
+      break;
+    case kExecDone:
+      if (int a = attempt_of(event.arg64); a >= 0) OnExecDone(now, a);
+      break;
+    case kBackendDone: {
+      Replica& rep = *replicas_[event.arg32];
+      rep.backend_event = EventHandle{};
+      const std::uint64_t ref = rep.backend->CompleteNext(now);
+      ScheduleBackend(static_cast<int>(event.arg32));
+      if (int a = attempt_of(ref); a >= 0) OnExecDone(now, a);
+      break;
+    }
+    case kSeatRelease:
+      if (int ai = attempt_of(event.arg64); ai >= 0) {
+        Attempt& a = attempts_[ai];
+        replicas_[a.replica]->flow_control->ReleaseSeats(now, a.handle);
+        NoteLevel(now, a.replica, a.handle.level);
+        a.pending_release = false;
+        ReleaseAttempt(ai);
+      }
+      break;
+    case kGatewayTimeout:
+      if (int ai = attempt_of(event.arg64); ai >= 0 && attempts_[ai].executing) {
+        HttpResponse response;
+        response.status_code = 504;
+        attempts_[ai].outcome = "timeout";
+        attempts_[ai].reason = "request timeout: 504 while the handler runs on";
+        response.body_is_status = true;
+        response.body_message = kGatewayTimeoutBody;
+        DeliverResponse(now, ai, response);
+      }
+      break;
+    case kWatchEnd:
+      if (int ai = attempt_of(event.arg64); ai >= 0) {
+        Attempt& a = attempts_[ai];
+        replicas_[a.replica]->flow_control->watches().ForgetWatch(a.registration);
+        a.watch_open = false;
+        const int g = a.generator;
+        ReleaseAttempt(ai);
+        if (g >= 0) ScheduleGenerator(g, now);  // the reflector watches again
+      }
+      break;
+    case kAdjust: {
+      Replica& rep = *replicas_[event.arg32];
+      rep.flow_control->Adjust(now);
+      for (int l = 0; l < rep.flow_control->level_count(); ++l) {
+        NoteLevel(now, rep.index, l);
+        const apf::LevelState s = rep.flow_control->level(l);
+        rep.timelines[l].SetLimits(s.current_cl, s.nominal_cl);
+        rep.timelines[l].SetMaxSeats(s.max_seats);
+      }
+      engine_.After(apf::kBorrowingAdjustmentPeriod, event);
+      break;
+    }
+    case kInterval:  // the interval was closed above; this event only makes sure it is
+      engine_.After(scenario_.interval, event);
+      if (options_.progress && !options_.progress(now)) engine_.RequestStop();
+      break;
+    case kDump:
+      if (observer_) observer_->OnDump(now, static_cast<int>(event.arg32));
+      break;
+    case kObjectPoll:
+      PollObjectCounts(now, static_cast<int>(event.arg32));
+      engine_.After(apf::ObjectCountTracker::kDefaultCountPollPeriod, event);
+      break;
+  }
+}
+
+namespace {
+double Seconds(apf::Nanos ns) { return static_cast<double>(ns) / 1e9; }
+}  // namespace
+
+// One line of trace.jsonl: the attempt's story (scenarios/README.md, "--trace").
+void World::EmitTrace(int ai) {
+  if (!observer_) return;
+  const Attempt& a = attempts_[ai];
+  const Process& proc = processes_[a.process];
+  const apf::RequestInfo& info = *a.trace_info;
+  nlohmann::ordered_json line;
+  line["call"] = a.call_serial;
+  line["try"] = a.try_number;  // 1: the call's first attempt; n: its (n-1)th retry
+  line["client"] = clients_[proc.client].spec->name;
+  line["process"] = proc.index;
+  line["user"] = proc.user.name;
+  line["verb"] = info.verb;
+  if (info.is_resource_request) {
+    line["resource"] = info.api_group.empty() ? info.resource : info.resource + "." + info.api_group;
+    if (!info.subresource.empty()) line["subresource"] = info.subresource;
+    line["namespace"] = info.namespace_name;
+    line["name"] = info.name;
+  } else {
+    line["path"] = info.path;
+  }
+  line["replica"] = a.replica;
+  const apf::FlowControl& fc = *replicas_[a.replica]->flow_control;
+  if (a.flow_schema >= 0 && config_ && a.flow_schema < static_cast<int>(config_->flow_schemas.size())) {
+    const apf::FlowSchema& schema = config_->flow_schemas[a.flow_schema];
+    line["flowSchema"] = schema.metadata.name;
+    const int level_index = config_->flow_schema_level[a.flow_schema];
+    const apf::PriorityLevel& level = config_->priority_levels[level_index];
+    line["priorityLevel"] = level.name;
+    std::string distinguisher;
+    if (schema.spec.distinguisher_method && level.uses_flow_hash()) {
+      distinguisher = schema.spec.distinguisher_method->type == apf::kDistinguisherByUser
+                          ? proc.user.name
+                          : info.namespace_name;
+    }
+    line["distinguisher"] = distinguisher;
+    line["flowHash"] = a.flow_hash;
+    if (level.uses_flow_hash() &&
+        apf::Dealer::Check(level.queuing.queues, level.queuing.hand_size).ok()) {
+      const apf::Hand hand =
+          apf::Dealer(level.queuing.queues, level.queuing.hand_size).Deal(a.flow_hash);
+      line["hand"] = std::vector<int>(hand.begin(), hand.end());
+    }
+  } else if (a.handle.level >= 0 || a.dispatched >= 0) {
+    line["priorityLevel"] = a.handle.level >= 0 ? *fc.level(a.handle.level).name : "";
+  }
+  line["queue"] = a.queue;
+  line["seats"] = {{"initial", a.estimate.initial_seats},
+                   {"final", a.estimate.final_seats},
+                   {"additionalLatency", Seconds(a.estimate.additional_latency)}};
+  line["arrival"] = Seconds(a.arrived);
+  const apf::Nanos left_queue = a.dispatched >= 0 ? a.dispatched : a.answered_at;
+  line["wait"] = left_queue >= 0 ? Seconds(left_queue - a.arrived) : 0.0;
+  line["dispatch"] = a.dispatched >= 0 ? nlohmann::ordered_json(Seconds(a.dispatched)) : nullptr;
+  line["finish"] = a.finished >= 0 ? nlohmann::ordered_json(Seconds(a.finished)) : nullptr;
+  line["answered"] = a.answered_at >= 0 ? nlohmann::ordered_json(Seconds(a.answered_at)) : nullptr;
+  line["released"] = Seconds(engine_.now());
+  line["outcome"] = a.outcome[0] ? a.outcome : "completed";
+  line["reason"] = a.reason;
+  line["status"] = a.status;
+  line["retryAfter"] = a.retry_after;
+  observer_->OnTrace(line.dump());
+}
+
+StopReason World::Run() {
+  const StopReason reason =
+      engine_.Run(RunLimits{.end_time = scenario_.duration,
+                            .max_events = options_.max_events,
+                            .keep_going = options_.keep_going});
+  const apf::Nanos end = engine_.now();
+  while (interval_start_ + scenario_.interval <= end) OnInterval(interval_start_ + scenario_.interval);
+  if (end > interval_start_) OnInterval(end);
+  return reason;
+}
+
+}  // namespace sim

@@ -1,0 +1,217 @@
+// The simulated cluster: apiserver replicas (each with its own flow-control filter,
+// backend, object statistics and watch registry) behind a load balancer, the objects, and
+// the client-go clients with their traffic, all driven by one virtual-time engine. A
+// World runs one scenario once and keeps the per-level and per-client timelines that the
+// report writes.
+//
+// Memory is bounded by what is in flight: calls and attempts come from pools that are
+// reused, and statistics are fixed-size histograms.
+#ifndef SIM_WORLD_WORLD_H_
+#define SIM_WORLD_WORLD_H_
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "apf/flow_control.h"
+#include "apf/flowcontrol_config.h"
+#include "apf/object_count_tracker.h"
+#include "sim/world/backend.h"
+#include "sim/world/flow_metrics.h"
+#include "sim/clients/client_call.h"
+#include "sim/engine/engine.h"
+#include "sim/world/level_timeline.h"
+#include "sim/engine/random.h"
+#include "sim/scenario/replay_source.h"
+#include "sim/scenario/scenario.h"
+#include "sim/world/service_time.h"
+#include "sim/engine/slot_pool.h"
+#include "sim/clients/token_bucket.h"
+
+namespace sim {
+
+// Receives what the world produces while it runs (rows of the timelines, dumps), so that
+// memory does not grow with the length of the run.
+class WorldObserver {
+ public:
+  virtual ~WorldObserver() = default;
+  // One report interval [start, end) closed for one replica's level.
+  virtual void OnLevelRow(apf::Nanos start, int replica, const std::string& level,
+                          const LevelRow& row) = 0;
+  virtual void OnClientRow(apf::Nanos start, const std::string& client, const ClientRow& row) = 0;
+  // A debug dump instant: the observer reads the replicas' filters.
+  virtual void OnDump(apf::Nanos now, int dump_index) = 0;
+  // A traced request's story (only when tracing is on for it).
+  virtual void OnTrace(const std::string& json_line) { (void)json_line; }
+};
+
+struct WorldOptions {
+  std::uint64_t max_events = UINT64_MAX;
+  // Called now and then with the virtual time reached; returning false stops the run.
+  std::function<bool(apf::Nanos now)> progress;
+  // Asked every few thousand events whether to go on (sim/engine/engine.h RunLimits::keep_going).
+  std::function<bool()> keep_going;
+  // Trace every request of this client or priority level ("" for none).
+  std::string trace;
+};
+
+class World : public EventHandler {
+ public:
+  // `scenario` and `flow_control` must outlive the world.
+  World(const Scenario& scenario, const apf::FlowControlConfig* flow_control,
+        const WorldOptions& options, WorldObserver* observer);
+  ~World() override;
+  World(const World&) = delete;
+  World& operator=(const World&) = delete;
+
+  // Runs to the scenario's end (or a limit). Returns why it stopped.
+  StopReason Run();
+
+  apf::Nanos now() const { return engine_.now(); }
+  std::uint64_t events_handled() const { return engine_.events_handled(); }
+  std::uint64_t attempts_total() const { return attempts_total_; }
+  // Calls issued from replayed rows (trace traffic and spec.auditLog).
+  std::int64_t replayed_calls() const { return replayed_calls_; }
+
+  int replica_count() const { return static_cast<int>(replicas_.size()); }
+  apf::FlowControl& flow_control(int replica);
+  const LevelTimeline& level_timeline(int replica, int level) const;
+  LevelTimeline& mutable_level_timeline(int replica, int level);
+  int client_count() const;
+  const ClientSpec& client_spec(int client) const;
+  const ClientTimeline& client_timeline(int client) const;
+  // Call errors by message, as client-go builds them, with counts (for the summary).
+  const std::vector<std::pair<std::string, std::uint64_t>>& client_errors(int client) const;
+  // What a dump_requests row needs about a request the filter holds: who sent what.
+  struct RequestDetails {
+    const apf::UserInfo* user = nullptr;
+    const apf::RequestInfo* request = nullptr;
+    int flow_schema = -1;
+    std::uint64_t flow_hash = 0;
+  };
+  std::optional<RequestDetails> DetailsOf(std::uint64_t request_id) const;
+  const FlowMetrics& flow_metrics() const { return metrics_; }
+
+  // spec.apiservers.loadBalancing, read once rather than compared per request.
+  enum class LoadBalancing { kSticky, kRoundRobin, kRandom, kLeastRequests };
+
+ private:
+  struct Replica;
+  struct Client;
+  struct Process;
+  struct Generator;
+  struct Call;
+  struct Attempt;
+  struct CompiledRequest;
+  struct ReplayRequest;
+  class DispatchListener;
+
+  // Event kinds; arg32 and arg64 are documented per kind in world.cc.
+  enum EventKind : std::uint32_t {
+    kGenerate,
+    kCallWake,
+    kCallAbort,
+    kWaitTimeout,
+    kExecDone,
+    kBackendDone,
+    kSeatRelease,
+    kGatewayTimeout,
+    kWatchEnd,
+    kAdjust,
+    kInterval,
+    kDump,
+    kObjectPoll,
+  };
+
+  void HandleEvent(apf::Nanos now, const Event& event) override;
+
+  void Build();
+  void BuildClients();
+  void ScheduleGenerator(int g, apf::Nanos after);
+  void OnGenerate(apf::Nanos now, int g);
+
+  // Calls.
+  int IssueCall(apf::Nanos now, int process, const CompiledRequest& request, int generator,
+                int worker, std::uint64_t namespace_draw, int replay_request = -1);
+  void CompileRequest(const RequestTemplate& t, CompiledRequest* c) const;
+  // Replay (trace traffic, spec.auditLog): a generator that issues a source's rows.
+  void AddReplay(std::unique_ptr<ReplaySource> source, const TrafficSpec* traffic, int client);
+  void IssueReplayed(apf::Nanos now, int g);
+  // --trace: whether an attempt is traced, and its line when it ends.
+  void EmitTrace(int attempt);
+  void ApplyStep(apf::Nanos now, int call, const CallStep& step);
+  void SendAttempt(apf::Nanos now, int call, const CallStep& step);
+  void DeliverResponse(apf::Nanos now, int attempt, const HttpResponse& response);
+  void FinishCall(apf::Nanos now, int call);
+  void OnCallAbort(apf::Nanos now, int call);
+
+  // Server side.
+  int PickReplica(const Process& process);
+  void OnAdmitted(apf::Nanos now, int attempt, const apf::Admission& admission);
+  void StartExecution(apf::Nanos now, int attempt);
+  void OnExecDone(apf::Nanos now, int attempt);
+  void OnWaitTimeout(apf::Nanos now, int attempt);
+  void ReleaseAttempt(int attempt);
+  void ReleaseAttemptUncounted(int attempt);  // an attempt that never reached a replica
+  // The gateway's bounds for a session's attempt; false when it refused it (answered).
+  bool PassGateway(apf::Nanos now, int attempt);
+  void LeaveGateway(Attempt& attempt);
+  void NoteLevel(apf::Nanos now, int replica, int level);
+  void ScheduleBackend(int replica);
+  ListResult ListResultOf(const Call& call, const apf::RequestInfo& request) const;
+
+  void OnInterval(apf::Nanos now);
+  void PollObjectCounts(apf::Nanos now, int replica);
+
+  std::uint64_t Ref(std::uint32_t slot, std::uint32_t generation) const {
+    return (static_cast<std::uint64_t>(generation) << 32) | slot;
+  }
+
+  const Scenario& scenario_;
+  const apf::FlowControlConfig* config_;
+  WorldOptions options_;
+  WorldObserver* observer_;
+  Engine engine_;
+  ServiceTimeModel service_time_;
+  std::vector<std::unique_ptr<Replica>> replicas_;
+  std::vector<Client> clients_;
+  std::vector<Process> processes_;
+  std::vector<Generator> generators_;
+  std::vector<std::unique_ptr<CompiledRequest>> requests_;
+  SlotPool<Call> calls_;
+  // Finished calls by the request they made (CompiledRequest::id): a slot reused for the
+  // same request already holds its strings, so issuing a call copies none of them.
+  std::vector<std::vector<std::uint32_t>> free_calls_by_request_;
+  SlotPool<Attempt> attempts_;
+  std::uint64_t attempts_total_ = 0;
+  std::uint64_t calls_total_ = 0;
+  SlotPool<ReplayRequest> replay_requests_;
+  std::int64_t replayed_calls_ = 0;
+  std::map<std::string, int> audit_clients_;  // identity key -> client (spec.auditLog)
+  TrafficSpec audit_traffic_;
+  int trace_client_ = -1;  // --trace names this client, or
+  int trace_level_ = -2;   // this priority level (index in the configuration); -2: none
+  std::uint64_t round_robin_ = 0;
+  Random lb_random_;
+  LoadBalancing load_balancing_;
+  bool watch_list_gate_ = true;  // the WatchList feature gate (on unless the scenario says)
+  apf::Nanos interval_start_ = 0;
+  FlowMetrics metrics_;
+  struct GatewayState {
+    int in_flight = 0;
+    std::uint64_t request_rate_exceeded = 0;
+    std::uint64_t too_many_concurrent_requests = 0;
+  } gateway_;
+
+ public:
+  const GatewayState& gateway() const { return gateway_; }
+};
+
+}  // namespace sim
+
+#endif  // SIM_WORLD_WORLD_H_

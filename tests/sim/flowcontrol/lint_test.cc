@@ -1,0 +1,353 @@
+// `apfsim lint`'s checks, each triggered by a small configuration, and seed 000's fence
+// with and without `borrowingLimitPercent: 0`. The collision probability is checked
+// against hand calculations and against a simulation of random hands.
+#include "sim/flowcontrol/lint.h"
+
+#include <catch2/catch.hpp>
+#include <set>
+#include <string>
+
+#include "sim/engine/random.h"
+
+using sim::LintWarning;
+
+namespace {
+
+std::vector<LintWarning> Lint(const std::string& yaml, sim::LintOptions options = {}) {
+  const sim::FlowControlManifests m = sim::ParseFlowControlYaml(yaml, "lint.yaml");
+  sim::ThrowIfInvalid(m);
+  const sim::FlowControlSetup setup = sim::BuildFlowControl({1, 36}, m);
+  return sim::LintFlowControl(m, setup, options);
+}
+
+std::vector<LintWarning> Only(const std::vector<LintWarning>& all, const std::string& check) {
+  std::vector<LintWarning> out;
+  for (const auto& w : all) {
+    if (w.check == check) out.push_back(w);
+  }
+  return out;
+}
+
+std::string Fence(bool with_borrowing_limit) {
+  std::string fence = R"(apiVersion: flowcontrol.apiserver.k8s.io/v1
+kind: PriorityLevelConfiguration
+metadata:
+  name: tenant-sweep
+spec:
+  type: Limited
+  limited:
+    nominalConcurrencyShares: 20
+    lendablePercent: 50
+)";
+  if (with_borrowing_limit) fence += "    borrowingLimitPercent: 0\n";
+  fence += R"(    limitResponse:
+      type: Queue
+      queuing:
+        queues: 8
+        handSize: 2
+        queueLengthLimit: 50
+---
+apiVersion: flowcontrol.apiserver.k8s.io/v1
+kind: FlowSchema
+metadata:
+  name: tenant-operator-lists
+spec:
+  priorityLevelConfiguration:
+    name: tenant-sweep
+  matchingPrecedence: 1000
+  distinguisherMethod:
+    type: ByUser
+  rules:
+  - subjects:
+    - kind: ServiceAccount
+      serviceAccount:
+        name: tenant-operator
+        namespace: platform
+    resourceRules:
+    - verbs: ["list"]
+      apiGroups: ["platform.example.com"]
+      resources: ["tenantbindings"]
+      namespaces: ["*"]
+      clusterScope: true
+)";
+  return fence;
+}
+
+}  // namespace
+
+TEST_CASE("seed 000's fence lints clean with borrowingLimitPercent: 0", "[lint]") {
+  CHECK(Lint(Fence(true)).empty());
+  const sim::FlowControlManifests m =
+      sim::LoadFlowControlFile(std::string(APFSIM_SOURCE_DIR) + "/scenarios/seed000-fence.yaml");
+  const auto setup = sim::BuildFlowControl({1, 36}, m);
+  CHECK(sim::LintFlowControl(m, setup, {}).empty());
+}
+
+TEST_CASE("seed 000's fence without borrowingLimitPercent warns that it does not fence", "[lint]") {
+  const auto warnings = Lint(Fence(false));
+  REQUIRE(warnings.size() == 1);
+  const LintWarning& w = warnings[0];
+  CHECK(w.check == "fence-borrowing");
+  CHECK(w.object_kind == "PriorityLevelConfiguration");
+  CHECK(w.name == "tenant-sweep");
+  CHECK(w.field == "spec.limited");
+  CHECK(w.where.file == "lint.yaml");
+  CHECK(w.where.line == 8);  // the `limited:` mapping
+  // Seed 000: 265 shares give tenant-sweep ceil(600*20/265) = 46 seats; unlimited
+  // borrowing lets it reach 46 + 600.
+  CHECK(w.message.find("nominal 46 seats to 646") != std::string::npos);
+  CHECK(w.message.find("borrowingLimitPercent: 0") != std::string::npos);
+}
+
+TEST_CASE("a FlowSchema naming a missing level is reported as dangling", "[lint]") {
+  const auto w = Only(Lint(R"(apiVersion: flowcontrol.apiserver.k8s.io/v1
+kind: FlowSchema
+metadata: {name: orphan}
+spec:
+  priorityLevelConfiguration: {name: nowhere}
+  rules:
+  - subjects: [{kind: User, user: {name: bob}}]
+    nonResourceRules: [{verbs: ["*"], nonResourceURLs: ["*"]}]
+)"),
+                      "dangling");
+  REQUIRE(w.size() == 1);
+  CHECK(w[0].name == "orphan");
+  CHECK(w[0].field == "spec.priorityLevelConfiguration.name");
+  CHECK(w[0].where.line == 5);
+  CHECK(w[0].message.find("\"nowhere\", which does not exist") != std::string::npos);
+}
+
+TEST_CASE("a broad schema before the system schemas shows a request that moves", "[lint]") {
+  const auto all = Lint(R"(apiVersion: flowcontrol.apiserver.k8s.io/v1
+kind: FlowSchema
+metadata: {name: everyone}
+spec:
+  priorityLevelConfiguration: {name: global-default}
+  matchingPrecedence: 450
+  distinguisherMethod: {type: ByUser}
+  rules:
+  - subjects: [{kind: Group, group: {name: system:authenticated}}]
+    resourceRules: [{verbs: ["*"], apiGroups: ["*"], resources: ["*"], namespaces: ["*"], clusterScope: true}]
+)");
+  const auto w = Only(all, "shadowing");
+  std::set<std::string> shadowed;
+  for (const auto& x : w) {
+    CHECK(x.name == "everyone");
+    CHECK(x.field == "spec.matchingPrecedence");
+    shadowed.insert(x.message.substr(x.message.find("FlowSchema ") + 11,
+                                     x.message.find(" (") - x.message.find("FlowSchema ") - 11));
+  }
+  // 450 comes after system-leader-election (100) and system-node-high (400), before the
+  // rest of the system schemas.
+  CHECK(shadowed == std::set<std::string>{"system-nodes", "kube-controller-manager",
+                                          "kube-scheduler", "kube-system-service-accounts"});
+  for (const auto& x : w) {
+    if (x.message.find("system-nodes") != std::string::npos) {
+      CHECK(x.message.find("for example list pods (no namespace) by user \"system:node:node-1\" "
+                           "now goes to global-default") != std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("a carve-out from service-accounts is not shadowing", "[lint]") {
+  // The fence moves the operator's lists out of service-accounts, as intended.
+  CHECK(Only(Lint(Fence(true)), "shadowing").empty());
+}
+
+TEST_CASE("broad subjects without a distinguisher make one flow", "[lint]") {
+  const auto w = Only(Lint(R"(apiVersion: flowcontrol.apiserver.k8s.io/v1
+kind: FlowSchema
+metadata: {name: ci}
+spec:
+  priorityLevelConfiguration: {name: workload-low}
+  matchingPrecedence: 5000
+  rules:
+  - subjects: [{kind: ServiceAccount, serviceAccount: {namespace: ci, name: "*"}}]
+    resourceRules: [{verbs: [list], apiGroups: [""], resources: [pods], namespaces: ["*"]}]
+)"),
+                      "no-distinguisher");
+  REQUIRE(w.size() == 1);
+  CHECK(w[0].field == "spec.distinguisherMethod");
+  CHECK(w[0].message.find("ServiceAccount ci/* share a single queue of workload-low's 128") !=
+        std::string::npos);
+  // One named user is one flow anyway: no warning.
+  CHECK(Only(Lint(R"(apiVersion: flowcontrol.apiserver.k8s.io/v1
+kind: FlowSchema
+metadata: {name: one}
+spec:
+  priorityLevelConfiguration: {name: workload-low}
+  matchingPrecedence: 5000
+  rules:
+  - subjects: [{kind: User, user: {name: robot}}]
+    resourceRules: [{verbs: [list], apiGroups: [""], resources: [pods], namespaces: ["*"]}]
+)"),
+             "no-distinguisher")
+            .empty());
+}
+
+TEST_CASE("broad traffic into exempt is reported", "[lint]") {
+  const auto w = Only(Lint(R"(apiVersion: flowcontrol.apiserver.k8s.io/v1
+kind: FlowSchema
+metadata: {name: vip}
+spec:
+  priorityLevelConfiguration: {name: exempt}
+  matchingPrecedence: 10
+  rules:
+  - subjects: [{kind: Group, group: {name: system:serviceaccounts}}]
+    resourceRules: [{verbs: [get], apiGroups: [""], resources: [configmaps], namespaces: [app]}]
+)"),
+                      "broad-exempt");
+  REQUIRE(w.size() == 1);
+  CHECK(w[0].message.find("Group system:serviceaccounts to the exempt level") != std::string::npos);
+  // A narrow exemption (one user, one URL) is fine.
+  CHECK(Only(Lint(R"(apiVersion: flowcontrol.apiserver.k8s.io/v1
+kind: FlowSchema
+metadata: {name: vip}
+spec:
+  priorityLevelConfiguration: {name: exempt}
+  matchingPrecedence: 10
+  rules:
+  - subjects: [{kind: User, user: {name: oncall}}]
+    nonResourceRules: [{verbs: [get], nonResourceURLs: [/metrics]}]
+)"),
+             "broad-exempt")
+            .empty());
+}
+
+TEST_CASE("small queue sets for many flows report the collision probability", "[lint]") {
+  const std::string level = R"(apiVersion: flowcontrol.apiserver.k8s.io/v1
+kind: PriorityLevelConfiguration
+metadata: {name: team}
+spec:
+  type: Limited
+  limited:
+    nominalConcurrencyShares: 30
+    borrowingLimitPercent: 0
+    limitResponse: {type: Queue, queuing: {queues: 8, handSize: 2}}
+---
+apiVersion: flowcontrol.apiserver.k8s.io/v1
+kind: FlowSchema
+metadata: {name: team}
+spec:
+  priorityLevelConfiguration: {name: team}
+  matchingPrecedence: 5000
+  distinguisherMethod: {type: ByUser}
+  rules:
+)";
+  // Two named users: 2 flows; P(hand covered by 1 other) = 1/28 = 3.6% < 5%.
+  CHECK(Only(Lint(level +
+                  R"(  - subjects: [{kind: User, user: {name: a}}, {kind: User, user: {name: b}}]
+    nonResourceRules: [{verbs: ["*"], nonResourceURLs: ["*"]}]
+)"),
+             "collisions")
+            .empty());
+  // A whole group: the assumed 10 flows, so 9 others; with 8 queues and hands of 2:
+  // 1 - 2 (21/28)^9 + (15/28)^9 = 1 - 0.15017 + 0.00364 = 0.8535, printed as 85%.
+  const auto w = Only(Lint(level + R"(  - subjects: [{kind: Group, group: {name: team}}]
+    nonResourceRules: [{verbs: ["*"], nonResourceURLs: ["*"]}]
+)"),
+                      "collisions");
+  REQUIRE(w.size() == 1);
+  CHECK(w[0].name == "team");
+  CHECK(w[0].message.find("an assumed 10 flows") != std::string::npos);
+  CHECK(w[0].message.find("probability 85%") != std::string::npos);
+}
+
+TEST_CASE("a nominal limit below max seats times hand size is reported (#115409)", "[lint]") {
+  const auto w = Only(Lint(R"(apiVersion: flowcontrol.apiserver.k8s.io/v1
+kind: PriorityLevelConfiguration
+metadata: {name: tiny}
+spec:
+  type: Limited
+  limited:
+    nominalConcurrencyShares: 1
+    borrowingLimitPercent: 0
+    limitResponse: {type: Queue, queuing: {queues: 16, handSize: 8}}
+)"),
+                      "seats-times-hand");
+  REQUIRE(w.size() == 1);
+  // 246 shares: ceil(600 * 1 / 246) = 3 seats; max seats max(1, min(ceil(0.45), 3/8)) = 1;
+  // 1 * 8 = 8 > 3.
+  CHECK(w[0].message.find("nominal limit is 3 seats (1 of 246 shares)") != std::string::npos);
+  CHECK(w[0].message.find("= 8") != std::string::npos);
+}
+
+TEST_CASE("changing a suggested object without the annotation is reported", "[lint]") {
+  const std::string level = R"(apiVersion: flowcontrol.apiserver.k8s.io/v1
+kind: PriorityLevelConfiguration
+metadata:
+  name: workload-low
+ANNOTATIONS
+spec:
+  type: Limited
+  limited:
+    nominalConcurrencyShares: 150
+    lendablePercent: 90
+    limitResponse: {type: Queue, queuing: {queues: 128, handSize: 6, queueLengthLimit: 50}}
+)";
+  auto with = [&](const std::string& annotations) {
+    std::string y = level;
+    y.replace(y.find("ANNOTATIONS"), 11, annotations);
+    return y;
+  };
+  CHECK(Only(Lint(with("")), "autoupdate").size() == 1);
+  CHECK(Only(Lint(with("  annotations: {apf.kubernetes.io/autoupdate-spec: \"false\"}")),
+             "autoupdate")
+            .empty());
+}
+
+TEST_CASE("v1beta3 objects on 1.32 and later are reported", "[lint]") {
+  const std::string yaml = R"(apiVersion: flowcontrol.apiserver.k8s.io/v1beta3
+kind: PriorityLevelConfiguration
+metadata: {name: old}
+spec: {type: Limited, limited: {nominalConcurrencyShares: 5, limitResponse: {type: Reject}}}
+)";
+  const sim::FlowControlManifests m = sim::ParseFlowControlYaml(yaml, "lint.yaml");
+  CHECK(Only(sim::LintFlowControl(m, sim::BuildFlowControl({1, 31}, m), {}), "v1beta3").empty());
+  CHECK(Only(sim::LintFlowControl(m, sim::BuildFlowControl({1, 32}, m), {}), "v1beta3").size() ==
+        1);
+}
+
+TEST_CASE("HandCoveredProbability matches hand calculations", "[lint]") {
+  // One other flow, 8 queues, hand 2: 1 - 2*C(7,2)/C(8,2) + C(6,2)/C(8,2) = 1/28.
+  CHECK(sim::HandCoveredProbability(8, 2, 1) == Approx(1.0 / 28));
+  // Hand 1: the other k flows cover its one queue with probability 1 - (3/4)^k.
+  CHECK(sim::HandCoveredProbability(4, 1, 3) == Approx(1 - 27.0 / 64));
+  CHECK(sim::HandCoveredProbability(64, 6, 0) == 0);
+  // A hand of all queues is always covered by one other flow.
+  CHECK(sim::HandCoveredProbability(5, 5, 1) == Approx(1));
+}
+
+TEST_CASE("HandCoveredProbability agrees with dealing random hands", "[lint][property]") {
+  sim::Random rng(115409, "hands");
+  struct Case {
+    int queues, hand, others;
+  };
+  for (const Case c : {Case{8, 2, 9}, Case{16, 4, 20}, Case{128, 6, 60}, Case{64, 3, 30}}) {
+    const int trials = 20000;
+    int covered = 0;
+    for (int t = 0; t < trials; ++t) {
+      std::vector<int> union_of_others(c.queues, 0);
+      auto deal = [&](std::vector<int>& hand) {
+        hand.clear();
+        while (static_cast<int>(hand.size()) < c.hand) {
+          const int q = static_cast<int>(rng.UniformInt(c.queues));
+          if (std::find(hand.begin(), hand.end(), q) == hand.end()) hand.push_back(q);
+        }
+      };
+      std::vector<int> hand;
+      for (int o = 0; o < c.others; ++o) {
+        deal(hand);
+        for (int q : hand) union_of_others[q] = 1;
+      }
+      deal(hand);
+      bool all = true;
+      for (int q : hand) all = all && union_of_others[q];
+      covered += all;
+    }
+    const double p = sim::HandCoveredProbability(c.queues, c.hand, c.others);
+    const double sd = std::sqrt(p * (1 - p) / trials);
+    INFO(c.queues << " queues, hand " << c.hand << ", " << c.others << " others: " << p);
+    CHECK(std::abs(static_cast<double>(covered) / trials - p) < 5 * sd + 1e-4);
+  }
+}

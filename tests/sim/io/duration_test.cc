@@ -1,0 +1,61 @@
+// Durations parse and print as Go's time.ParseDuration and Duration.String do; the
+// expected strings are Go's own outputs for the same values.
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "sim/io/duration.h"
+
+using apf::kMillisecond;
+using apf::kSecond;
+using sim::FormatDuration;
+using sim::ParseDuration;
+
+TEST_CASE("durations parse like Go's time.ParseDuration", "[duration]") {
+  CHECK(ParseDuration("250ms") == 250 * kMillisecond);
+  CHECK(ParseDuration("1.5s") == 1500 * kMillisecond);
+  CHECK(ParseDuration("5m") == 300 * kSecond);
+  CHECK(ParseDuration("2h") == 7200 * kSecond);
+  CHECK(ParseDuration("5m0.5s") == 300 * kSecond + 500 * kMillisecond);
+  CHECK(ParseDuration("1h2m3s4ms5us6ns") == 3723004005006);
+  CHECK(ParseDuration("0") == 0);
+  CHECK(ParseDuration("-1.5s") == -1500 * kMillisecond);
+  CHECK(ParseDuration(".5s") == 500 * kMillisecond);
+  CHECK(ParseDuration("1.000000001s") == 1000000001);
+  CHECK(ParseDuration("3\xC2\xB5s") == 3000);
+  CHECK(ParseDuration("2562047h") == 2562047LL * 3600 * kSecond);  // near Go's max
+}
+
+TEST_CASE("bad durations say what is wrong", "[duration]") {
+  std::string why;
+  CHECK_FALSE(ParseDuration("15", &why));
+  CHECK(why == "missing unit (use ns, us, ms, s, m or h) in duration \"15\"");
+  CHECK_FALSE(ParseDuration("5 minutes", &why));
+  CHECK(why == "unknown unit in duration \"5 minutes\"");
+  CHECK_FALSE(ParseDuration("", &why));
+  CHECK(why == "empty value in duration \"\"");
+  CHECK_FALSE(ParseDuration("s", &why));
+  CHECK(why == "expected a number in duration \"s\"");
+  CHECK_FALSE(ParseDuration("9999999999h", &why));
+  CHECK(why == "value out of range in duration \"9999999999h\"");
+}
+
+TEST_CASE("durations print like Go's Duration.String", "[duration]") {
+  CHECK(FormatDuration(0) == "0s");
+  CHECK(FormatDuration(1) == "1ns");
+  CHECK(FormatDuration(1500) == "1.5\xC2\xB5s");
+  CHECK(FormatDuration(250 * kMillisecond) == "250ms");
+  CHECK(FormatDuration(1500 * kMillisecond) == "1.5s");
+  CHECK(FormatDuration(300 * kSecond) == "5m0s");
+  CHECK(FormatDuration(300 * kSecond + 500 * kMillisecond) == "5m0.5s");
+  CHECK(FormatDuration(7200 * kSecond) == "2h0m0s");
+  CHECK(FormatDuration(-1500 * kMillisecond) == "-1.5s");
+  CHECK(sim::FormatSeconds(12500 * kMillisecond) == "12.5");
+  CHECK(sim::FormatSeconds(1) == "0.000000001");
+}
+
+TEST_CASE("printing then parsing gives the same duration", "[duration][property]") {
+  for (apf::Nanos d : {apf::Nanos{1}, apf::Nanos{999}, apf::Nanos{1001}, apf::Nanos{123456789},
+                       apf::Nanos{3723004005006}, apf::Nanos{86400} * kSecond + 1}) {
+    CHECK(ParseDuration(FormatDuration(d)) == d);
+  }
+}

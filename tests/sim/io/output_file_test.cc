@@ -1,0 +1,50 @@
+// Output files appear whole or not at all.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "sim/io/input_error.h"
+#include "sim/io/output_file.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+std::string Slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+fs::path TempDir(const char* name) {
+  fs::path dir = fs::temp_directory_path() / (std::string("apfsim-test-") + name);
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+}  // namespace
+
+TEST_CASE("an output file appears only when committed", "[output]") {
+  fs::path dir = TempDir("commit");
+  fs::path target = dir / "summary.json";
+  {
+    sim::OutputFile out(target.string());
+    out.Write("{\"a\": 1}\n");
+    CHECK_FALSE(fs::exists(target));  // only the temporary name exists so far
+    out.Commit();
+  }
+  CHECK(Slurp(target) == "{\"a\": 1}\n");
+  // An abandoned rewrite leaves the old file and no temporary behind.
+  {
+    sim::OutputFile out(target.string());
+    out.Write("partial");
+  }
+  CHECK(Slurp(target) == "{\"a\": 1}\n");
+  CHECK(std::distance(fs::directory_iterator(dir), fs::directory_iterator()) == 1);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("an unwritable output folder is a clear error", "[output]") {
+  CHECK_THROWS_WITH(sim::WriteOutputFile("/nonexistent-apfsim-dir/x.csv", "x"),
+                    Catch::Contains("/nonexistent-apfsim-dir/x.csv: cannot write output"));
+}

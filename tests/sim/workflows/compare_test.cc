@@ -1,0 +1,178 @@
+// apfsim compare (sim/workflows/compare.h) on tests/fixtures/sweep/mini-drift.yaml: the after run
+// sees the same traffic, compare.json has each level's and client's figures before and
+// after with the change, and the three ways of giving the after run (--after-set, --with,
+// --overlay) change what they should. Expected nominal limits come from APF-SPEC 3.1
+// (nominalCL = ceil(serverCL x shares / shareSum); the 1.36 defaults' shareSum is 245,
+// APF-SPEC 3.6; seed000-fence.yaml's tenant-sweep adds 20).
+#include <sys/wait.h>
+
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+
+#include "sim/workflows/compare.h"
+#include "sim/io/input_error.h"
+#include "tests/support/test_support.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kFixtures = fs::path(APFSIM_SOURCE_DIR) / "tests" / "fixtures" / "sweep";
+
+using test_support::ReadFile;
+
+struct ScratchDir : test_support::ScratchDir {
+  ScratchDir() : test_support::ScratchDir("apfsim-compare-test") {}
+};
+
+sim::CompareRequest MiniDrift() {
+  sim::CompareRequest request;
+  request.scenario_file = (kFixtures / "mini-drift.yaml").string();
+  return request;
+}
+
+// The traffic generators are open loop for the tenant-operator (one sweep of 600
+// namespaces) and the kubectl user (a constant rate): their calls must not change.
+void CheckSameTraffic(const nlohmann::json& c) {
+  for (const char* client : {"tenant-operator", "kubectl-user"}) {
+    INFO(client);
+    CHECK(c["clients"][client]["calls"]["before"] == c["clients"][client]["calls"]["after"]);
+    CHECK(c["clients"][client]["calls"]["change"] == 0);
+  }
+  CHECK(c["clients"]["tenant-operator"]["calls"]["before"] == 600);
+}
+
+}  // namespace
+
+TEST_CASE("compare --after-set changes only the after run, on the same traffic", "[compare]") {
+  ScratchDir scratch;
+  sim::CompareRequest request = MiniDrift();
+  request.after_overrides = {"apiservers.maxRequestsInflight=200"};
+  request.out_dir = (scratch.path() / "cmp").string();
+  const sim::CompareOutcome outcome = sim::RunCompare(request);
+  const nlohmann::json& c = outcome.comparison;
+  // serverCL 100+50 -> 200+50: ceil(150*100/245) = 62, ceil(250*100/245) = 103.
+  const nlohmann::json& nominal = c["priorityLevels"]["workload-low"]["nominalCL"];
+  CHECK(nominal["before"] == 62);
+  CHECK(nominal["after"] == 103);
+  CHECK(nominal["change"] == 41);
+  CheckSameTraffic(c);
+  CHECK(c["seed"] == 7);
+  CHECK(c["after"]["set"] == nlohmann::json{"apiservers.maxRequestsInflight=200"});
+  CHECK(c["before"]["set"] == nlohmann::json::array());
+  // Every figure has before, after and change; the change is after - before.
+  for (auto& [level, figures] : c["priorityLevels"].items()) {
+    for (auto& [name, f] : figures.items()) {
+      INFO(level << " " << name);
+      REQUIRE(f.contains("before"));
+      REQUIRE(f.contains("after"));
+      if (f["before"].is_number_integer()) {
+        CHECK(f["change"].get<std::int64_t>() ==
+              f["after"].get<std::int64_t>() - f["before"].get<std::int64_t>());
+      } else {
+        CHECK(f["change"].get<double>() ==
+              Approx(f["after"].get<double>() - f["before"].get<double>()).margin(1e-6));
+      }
+    }
+  }
+  // The rejections figure is the three reasons summed.
+  const auto& wl = c["priorityLevels"]["workload-low"];
+  CHECK(wl["rejected"]["before"].get<std::int64_t>() ==
+        wl["rejectedQueueFull"]["before"].get<std::int64_t>() +
+            wl["rejectedTimeOut"]["before"].get<std::int64_t>() +
+            wl["rejectedConcurrencyLimit"]["before"].get<std::int64_t>());
+
+  const fs::path dir = scratch.path() / "cmp";
+  CHECK(nlohmann::json::parse(ReadFile(dir / "compare.json")) == c);
+  for (const char* run : {"before", "after"}) {
+    CHECK(fs::is_regular_file(dir / run / "summary.json"));
+    CHECK(fs::is_regular_file(dir / run / "timeline.csv"));
+  }
+  const auto after = nlohmann::json::parse(ReadFile(dir / "after" / "summary.json"));
+  CHECK(after["priorityLevels"]["workload-low"]["nominalCL"] == 103);
+}
+
+TEST_CASE("compare --with runs the other scenario with the first one's seed", "[compare]") {
+  sim::CompareRequest request = MiniDrift();
+  request.with_file = (kFixtures / "mini-drift-fenced.yaml").string();
+  request.seed = 11;
+  const sim::CompareOutcome outcome = sim::RunCompare(request);
+  const nlohmann::json& c = outcome.comparison;
+  CHECK(outcome.out_dir.empty());
+  CHECK(c["seed"] == 11);
+  CHECK(c["after"]["scenario"] == "mini-drift-fenced");
+  // The fence's level exists only after: shareSum 265, ceil(150*20/265) = 12, and
+  // workload-low drops to ceil(150*100/265) = 57.
+  const auto& fence = c["priorityLevels"]["tenant-sweep"];
+  CHECK(fence["nominalCL"]["before"].is_null());
+  CHECK(fence["nominalCL"]["after"] == 12);
+  CHECK(fence["nominalCL"]["change"].is_null());
+  CHECK(c["priorityLevels"]["workload-low"]["nominalCL"]["after"] == 57);
+  CheckSameTraffic(c);
+}
+
+TEST_CASE("compare --before-set weighs a flag change against a fix given with --with",
+          "[compare]") {
+  // Seed 000's question in small: more seats for everyone (before) against the fence (after).
+  sim::CompareRequest request = MiniDrift();
+  request.before_overrides = {"apiservers.maxRequestsInflight=200"};
+  request.with_file = (kFixtures / "mini-drift-fenced.yaml").string();
+  const nlohmann::json c = sim::RunCompare(request).comparison;
+  // Before: ceil(250*100/245) = 103; after: 100+50 seats and shareSum 265, ceil(15000/265) = 57.
+  CHECK(c["priorityLevels"]["workload-low"]["nominalCL"]["before"] == 103);
+  CHECK(c["priorityLevels"]["workload-low"]["nominalCL"]["after"] == 57);
+  CHECK(c["before"]["set"] == nlohmann::json{"apiservers.maxRequestsInflight=200"});
+  CHECK(c["after"]["set"] == nlohmann::json::array());
+  CheckSameTraffic(c);
+}
+
+TEST_CASE("compare --overlay applies its manifests and its set values to the after run",
+          "[compare]") {
+  sim::CompareRequest request = MiniDrift();
+  request.overlay_files = {(kFixtures / "overlay.yaml").string()};
+  const nlohmann::json c = sim::RunCompare(request).comparison;
+  // 200+50 seats and shareSum 265: ceil(250*20/265) = 19, ceil(250*100/265) = 95.
+  CHECK(c["priorityLevels"]["tenant-sweep"]["nominalCL"]["after"] == 19);
+  CHECK(c["priorityLevels"]["workload-low"]["nominalCL"]["before"] == 62);
+  CHECK(c["priorityLevels"]["workload-low"]["nominalCL"]["after"] == 95);
+  CheckSameTraffic(c);
+  // The fence's FlowSchema takes the sweep's LISTs away from workload-low.
+  CHECK(c["priorityLevels"]["tenant-sweep"]["dispatched"]["after"].get<std::int64_t>() > 0);
+}
+
+TEST_CASE("compare's table shows before, after and change, coloured only when asked",
+          "[compare]") {
+  sim::CompareRequest request = MiniDrift();
+  request.after_overrides = {"apiservers.maxRequestsInflight=200"};
+  const nlohmann::json c = sim::RunCompare(request).comparison;
+  const std::string plain = sim::CompareTable(c, false);
+  CHECK_THAT(plain, Catch::Contains("62 → 103 (+41)"));
+  CHECK_THAT(plain, Catch::Contains("workload-low"));
+  CHECK_THAT(plain, Catch::Contains("tenant-operator"));
+  CHECK(plain.find('\033') == std::string::npos);
+  CHECK(sim::CompareTable(c, true).find("\033[") != std::string::npos);
+}
+
+TEST_CASE("compare refuses bad input with exit code 2", "[compare]") {
+  sim::CompareRequest nothing = MiniDrift();
+  CHECK_THROWS_WITH(sim::RunCompare(nothing), Catch::Contains("nothing to compare"));
+  sim::CompareRequest both = MiniDrift();
+  both.with_file = (kFixtures / "mini-drift-fenced.yaml").string();
+  both.overlay_files = {(kFixtures / "overlay.yaml").string()};
+  CHECK_THROWS_AS(sim::RunCompare(both), sim::InputError);
+  sim::CompareRequest bad_overlay = MiniDrift();
+  bad_overlay.overlay_files = {(kFixtures / "bad-overlay.yaml").string()};
+  CHECK_THROWS_WITH(sim::RunCompare(bad_overlay), Catch::Contains("PATH=VALUE"));
+
+  ScratchDir scratch;
+  const test_support::CommandResult r = test_support::RunApfsim(
+      "compare " + test_support::ShellQuote((kFixtures / "mini-drift.yaml").string()) +
+          " --after-set apiservers.noSuchField=1",
+      scratch.path());
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.Output(), Catch::Contains("noSuchField"));
+}
