@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "sim/report/expectations.h"
+#include "sim/report/junit.h"
 #include "sim/workflows/run.h"
 #include "sim/scenario/loader.h"
 
