@@ -7,7 +7,7 @@ OUT ?= out
 FUZZ_SECONDS ?= 60
 APFSIM = $(BUILD)/apfsim
 
-.PHONY: deps configure build test demo bench sanitize tsan determinism fuzz clean
+.PHONY: deps configure build test demo bench sanitize tsan determinism fuzz format-check clean
 
 deps:
 	@tools/install-deps.sh
@@ -18,7 +18,7 @@ configure: deps
 build: configure
 	cmake --build $(BUILD) -j $(JOBS)
 
-test: build
+test: build format-check
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 
 demo: build
@@ -49,6 +49,10 @@ determinism:
 # FUZZ_TARGETS="..." picks some).
 fuzz: deps
 	FUZZ_BUILD=$(BUILD)-fuzz JOBS=$(JOBS) tools/run-fuzz.sh $(FUZZ_SECONDS)
+
+# Every C++ file as clang-format writes it (CI fails otherwise).
+format-check:
+	@tools/check-format.sh
 
 clean:
 	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-tsan $(BUILD)-fuzz $(OUT)

@@ -13,10 +13,14 @@ namespace apf {
 
 const char* RejectReasonName(RejectReason reason) {
   switch (reason) {
-    case RejectReason::kQueueFull: return "queue-full";
-    case RejectReason::kTimeOut: return "time-out";
-    case RejectReason::kConcurrencyLimit: return "concurrency-limit";
-    case RejectReason::kMaxInFlight: return "max-in-flight";
+    case RejectReason::kQueueFull:
+      return "queue-full";
+    case RejectReason::kTimeOut:
+      return "time-out";
+    case RejectReason::kConcurrencyLimit:
+      return "concurrency-limit";
+    case RejectReason::kMaxInFlight:
+      return "max-in-flight";
   }
   return "?";
 }
@@ -84,9 +88,9 @@ FlowControl::FlowControl(Nanos now, const FlowControlOptions& options,
     level.max_seats = allocator_->GetMaxSeats(level.name);
     level.queue_set = std::make_unique<QueueSet>(
         now, QueuingOf(level.spec),
-        DispatchingConfig{static_cast<int>(alloc->current_cl), static_cast<int>(alloc->concurrency_denominator)},
-        static_cast<QueueSetListener*>(this),
-        level.demand.get());
+        DispatchingConfig{static_cast<int>(alloc->current_cl),
+                          static_cast<int>(alloc->concurrency_denominator)},
+        static_cast<QueueSetListener*>(this), level.demand.get());
   }
 }
 
@@ -209,8 +213,8 @@ std::uint64_t FlowControl::CachedFlowHash(const Classification& c) {
   return hash;
 }
 
-Admission FlowControl::StartMaxInFlight(Nanos now, const UserInfo& user,
-                                        const RequestInfo& request, bool long_running) {
+Admission FlowControl::StartMaxInFlight(Nanos now, const UserInfo& user, const RequestInfo& request,
+                                        bool long_running) {
   (void)now;
   Admission a;
   const MaxInFlightFilter::Outcome o = max_in_flight_->Admit(request, long_running, user.groups);
@@ -282,7 +286,8 @@ void FlowControl::ApplyAllocation(Nanos now) {
     level.alloc = alloc;
     Status s = level.queue_set->Reconfigure(
         now, QueuingOf(level.spec),
-        DispatchingConfig{static_cast<int>(alloc->current_cl), static_cast<int>(alloc->concurrency_denominator)});
+        DispatchingConfig{static_cast<int>(alloc->current_cl),
+                          static_cast<int>(alloc->concurrency_denominator)});
     assert(s.ok());
     (void)s;
   }
@@ -323,7 +328,8 @@ LevelState FlowControl::level(int index) const {
   s.executing_seats = level.queue_set->seats_in_use();
   s.waiting_requests = level.queue_set->waiting_requests();
   s.waiting_seats = level.queue_set->seats_waiting();
-  s.retry_after_seconds = level.ever_dropped ? static_cast<int>(level.retry_after.RetryAfterSeconds()) : 1;
+  s.retry_after_seconds =
+      level.ever_dropped ? static_cast<int>(level.retry_after.RetryAfterSeconds()) : 1;
   s.queue_set = level.queue_set.get();
   return s;
 }

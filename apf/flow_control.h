@@ -133,9 +133,7 @@ class FlowControl : private QueueSetListener {
   const Classifier* classifier() const { return classifier_.get(); }
   const ConcurrencyAllocator* allocator() const { return allocator_.get(); }
   WatchTracker& watches() { return watches_; }
-  int level_count() const {
-    return max_in_flight_ ? 2 : static_cast<int>(levels_.size());
-  }
+  int level_count() const { return max_in_flight_ ? 2 : static_cast<int>(levels_.size()); }
   LevelState level(int index) const;
   LevelCounts counts(int index) const;
 

@@ -30,7 +30,8 @@ std::uint64_t HashFlowID(std::string_view flow_schema_name, std::string_view dis
     buffer = reinterpret_cast<unsigned char*>(heap_buffer.data());
   }
   // memcpy from an empty view's null data pointer is undefined, even for 0 bytes.
-  if (!flow_schema_name.empty()) std::memcpy(buffer, flow_schema_name.data(), flow_schema_name.size());
+  if (!flow_schema_name.empty())
+    std::memcpy(buffer, flow_schema_name.data(), flow_schema_name.size());
   buffer[flow_schema_name.size()] = 0;
   if (!distinguisher.empty()) {
     std::memcpy(buffer + flow_schema_name.size() + 1, distinguisher.data(), distinguisher.size());

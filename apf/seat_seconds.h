@@ -27,7 +27,9 @@ SeatSeconds SeatsTimesDuration(double seats, Nanos d);
 // take to do `ss` of work.
 Nanos DurationPerSeat(SeatSeconds ss, double seats);
 
-inline double SeatSecondsToFloat(SeatSeconds ss) { return static_cast<double>(ss) / kSeatSecondsScale; }
+inline double SeatSecondsToFloat(SeatSeconds ss) {
+  return static_cast<double>(ss) / kSeatSecondsScale;
+}
 
 // The Go String() form, "<whole>.<8 digits>ss", as the debug dumps print it.
 std::string SeatSecondsString(SeatSeconds ss);

@@ -52,8 +52,7 @@ static void BM_EventQueueHoldWithCancel(benchmark::State& state) {
   for (auto _ : state) {
     auto fired = queue.Pop();
     queue.Schedule(fired->time + gaps->Next(), fired->event);
-    sim::EventHandle timeout =
-        queue.Schedule(fired->time + 15'000'000'000, sim::Event{1, 0, 0});
+    sim::EventHandle timeout = queue.Schedule(fired->time + 15'000'000'000, sim::Event{1, 0, 0});
     queue.Cancel(timeout);
   }
   state.SetItemsProcessed(state.iterations());

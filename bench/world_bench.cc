@@ -54,8 +54,8 @@ void RunWhole(benchmark::State& state, const std::string& scenario,
   }
   std::filesystem::remove_all(out);
   state.SetItemsProcessed(attempts);
-  state.counters["attempts"] = benchmark::Counter(static_cast<double>(attempts),
-                                                  benchmark::Counter::kAvgIterations);
+  state.counters["attempts"] =
+      benchmark::Counter(static_cast<double>(attempts), benchmark::Counter::kAvgIterations);
   state.counters["events"] =
       benchmark::Counter(static_cast<double>(events), benchmark::Counter::kAvgIterations);
   state.counters["peak_rss_MB"] = PeakRssMegabytes();
@@ -64,14 +64,20 @@ void RunWhole(benchmark::State& state, const std::string& scenario,
 void BM_WholeRunDriftSweep(benchmark::State& state) {
   RunWhole(state, "scenarios/drift-sweep.yaml", {});
 }
-BENCHMARK(BM_WholeRunDriftSweep)->Name("WholeRun/drift-sweep")->Unit(benchmark::kSecond)
-    ->Iterations(1)->UseRealTime();
+BENCHMARK(BM_WholeRunDriftSweep)
+    ->Name("WholeRun/drift-sweep")
+    ->Unit(benchmark::kSecond)
+    ->Iterations(1)
+    ->UseRealTime();
 
 void BM_WholeRunSyntheticHour(benchmark::State& state) {
   RunWhole(state, "bench/synthetic-day.yaml", {"duration=1h"});
 }
-BENCHMARK(BM_WholeRunSyntheticHour)->Name("WholeRun/synthetic-hour")->Unit(benchmark::kSecond)
-    ->Iterations(1)->UseRealTime();
+BENCHMARK(BM_WholeRunSyntheticHour)
+    ->Name("WholeRun/synthetic-hour")
+    ->Unit(benchmark::kSecond)
+    ->Iterations(1)
+    ->UseRealTime();
 
 void BM_WholeRunSyntheticDay(benchmark::State& state) {
   RunWhole(state, "bench/synthetic-day.yaml", {});

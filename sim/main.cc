@@ -23,10 +23,11 @@ void PrintCommandList(std::string_view parent) {
 }
 
 void PrintToolHelp() {
-  std::cout << "apfsim " APFSIM_VERSION
-               ": a discrete-event simulator of Kubernetes API Priority and Fairness\n\n"
-               "usage: apfsim COMMAND [options]   (apfsim COMMAND --help for a command's options)\n\n"
-               "commands:\n";
+  std::cout
+      << "apfsim " APFSIM_VERSION
+         ": a discrete-event simulator of Kubernetes API Priority and Fairness\n\n"
+         "usage: apfsim COMMAND [options]   (apfsim COMMAND --help for a command's options)\n\n"
+         "commands:\n";
   PrintCommandList("");
   std::cout << "\nexit codes:\n"
                "  0  success\n"
@@ -65,8 +66,8 @@ int main(int argc, char** argv) {
     std::cerr << "apfsim " << command->name << ": error: " << e.what() << "\n";
     return sim::cli::kExitBadInput;
   } catch (const boost::program_options::error& e) {
-    std::cerr << "apfsim " << command->name << ": " << e.what() << " (see apfsim "
-              << command->name << " --help)\n";
+    std::cerr << "apfsim " << command->name << ": " << e.what() << " (see apfsim " << command->name
+              << " --help)\n";
     return sim::cli::kExitBadInput;
   } catch (const std::exception& e) {
     std::cerr << "apfsim " << command->name << ": internal error: " << e.what() << "\n";

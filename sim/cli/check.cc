@@ -10,11 +10,11 @@
 
 #include "sim/cli/command.h"
 #include "sim/cli/run_options.h"
-#include "sim/workflows/interrupt.h"
 #include "sim/io/output_file.h"
-#include "sim/report/junit.h"
-#include "sim/workflows/run.h"
 #include "sim/io/yaml_input.h"
+#include "sim/report/junit.h"
+#include "sim/workflows/interrupt.h"
+#include "sim/workflows/run.h"
 
 namespace po = boost::program_options;
 
@@ -42,14 +42,14 @@ int RunCheck(const Args& args) {
   std::vector<std::string> scenarios, sets;
   std::string junit, out_dir;
   bool quiet = false;
-  options.add_options()
-      ("scenario", po::value(&scenarios)->composing(), "scenario files")
-      ("junit", po::value(&junit), "write the verdicts as JUnit XML to this file")
-      ("out", po::value(&out_dir), "folder for the runs' outputs, one subfolder per scenario "
-                                   "(default out/<scenario name>)")
-      ("seed", po::value<std::uint64_t>(), "override every scenario's seed")
-      ("set", po::value(&sets)->composing(), "override a scenario value: PATH=VALUE (repeatable)")
-      ("quiet", po::bool_switch(&quiet), "print only failed assertions and the totals");
+  options.add_options()("scenario", po::value(&scenarios)->composing(), "scenario files")(
+      "junit", po::value(&junit), "write the verdicts as JUnit XML to this file")(
+      "out", po::value(&out_dir),
+      "folder for the runs' outputs, one subfolder per scenario "
+      "(default out/<scenario name>)")("seed", po::value<std::uint64_t>(),
+                                       "override every scenario's seed")(
+      "set", po::value(&sets)->composing(), "override a scenario value: PATH=VALUE (repeatable)")(
+      "quiet", po::bool_switch(&quiet), "print only failed assertions and the totals");
   AddRunBudgetOptions(options);
   po::positional_options_description positional;
   positional.add("scenario", -1);
@@ -122,9 +122,9 @@ int RunCheck(const Args& args) {
   return failed_total > 0 ? kExitExpectationFailed : kExitOk;
 }
 
-const Registration kCheck({"", "check",
-                           "run scenarios and verify their spec.expect assertions (JUnit XML for CI)",
-                           RunCheck});
+const Registration kCheck(
+    {"", "check", "run scenarios and verify their spec.expect assertions (JUnit XML for CI)",
+     RunCheck});
 
 }  // namespace
 }  // namespace sim::cli

@@ -1,11 +1,12 @@
 // `apfsim lint`: validates flow-control files as the apiserver would, then warns about
 // valid configurations that probably do not do what was meant (sim/flowcontrol/lint.h).
 // Exit 0 when there are only warnings, 2 when an object is invalid.
+#include "sim/flowcontrol/lint.h"
+
 #include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "sim/cli/command.h"
-#include "sim/flowcontrol/lint.h"
 #include "sim/flowcontrol/loader.h"
 
 namespace po = boost::program_options;

@@ -1,13 +1,12 @@
 // `apfsim model classify`: classifies each authenticated request on stdin against a
 // Kubernetes version's default objects plus the given files, and writes
 // [{"flowSchema", "priorityLevel", "distinguisher", "hash"}] in the same order.
-#include "sim/model/classify.h"
-
 #include <iostream>
 
 #include "sim/cli/command.h"
 #include "sim/flowcontrol/loader.h"
 #include "sim/io/json_input.h"
+#include "sim/model/classify.h"
 
 namespace po = boost::program_options;
 

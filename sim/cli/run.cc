@@ -1,4 +1,6 @@
 // `apfsim run SCENARIO`: replays a scenario and writes its outputs (sim/report/run_report.h).
+#include "sim/workflows/run.h"
+
 #include <unistd.h>
 
 #include <chrono>
@@ -7,7 +9,6 @@
 #include "sim/cli/command.h"
 #include "sim/cli/run_options.h"
 #include "sim/workflows/interrupt.h"
-#include "sim/workflows/run.h"
 
 namespace po = boost::program_options;
 
@@ -18,14 +19,14 @@ int RunRun(const Args& args) {
   po::options_description options("apfsim run options");
   RunRequest request;
   std::vector<std::string> sets;
-  options.add_options()
-      ("scenario", po::value(&request.scenario_file)->required(), "the scenario file")
-      ("out", po::value(&request.out_dir), "output folder (default out/<scenario name>)")
-      ("seed", po::value<std::uint64_t>(), "override the scenario's seed")
-      ("set", po::value(&sets)->composing(), "override a scenario value: PATH=VALUE (repeatable)")
-      ("interval", po::value<std::string>(), "report interval, e.g. 1s (default: the scenario's)")
-      ("trace", po::value(&request.trace), "write trace.jsonl for this client or priority level")
-      ("quiet", po::bool_switch(&request.quiet), "print nothing but errors");
+  options.add_options()("scenario", po::value(&request.scenario_file)->required(),
+                        "the scenario file")("out", po::value(&request.out_dir),
+                                             "output folder (default out/<scenario name>)")(
+      "seed", po::value<std::uint64_t>(), "override the scenario's seed")(
+      "set", po::value(&sets)->composing(), "override a scenario value: PATH=VALUE (repeatable)")(
+      "interval", po::value<std::string>(), "report interval, e.g. 1s (default: the scenario's)")(
+      "trace", po::value(&request.trace), "write trace.jsonl for this client or priority level")(
+      "quiet", po::bool_switch(&request.quiet), "print nothing but errors");
   AddRunBudgetOptions(options);
   po::positional_options_description positional;
   positional.add("scenario", 1);
@@ -46,7 +47,8 @@ int RunRun(const Args& args) {
   return kExitOk;
 }
 
-const Registration kRun({"", "run", "replay a scenario and write its timelines and summary", RunRun});
+const Registration kRun({"", "run", "replay a scenario and write its timelines and summary",
+                         RunRun});
 
 }  // namespace
 }  // namespace sim::cli

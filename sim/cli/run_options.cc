@@ -10,13 +10,13 @@ namespace po = boost::program_options;
 namespace sim::cli {
 
 void AddRunBudgetOptions(po::options_description& options) {
-  options.add_options()
-      ("max-events", po::value<std::uint64_t>()->default_value(RunBudget::kDefaultMaxEvents),
-       "stop a run after this many simulated events, naming the busiest client (0: no limit)")
-      ("max-wall-time",
-       po::value<std::string>()->default_value(
-           FormatDuration(static_cast<apf::Nanos>(RunBudget::kDefaultMaxWallSeconds * 1e9))),
-       "stop a run that takes longer than this in real time, e.g. 10m (0: no limit)");
+  options.add_options()(
+      "max-events", po::value<std::uint64_t>()->default_value(RunBudget::kDefaultMaxEvents),
+      "stop a run after this many simulated events, naming the busiest client (0: no limit)")(
+      "max-wall-time",
+      po::value<std::string>()->default_value(
+          FormatDuration(static_cast<apf::Nanos>(RunBudget::kDefaultMaxWallSeconds * 1e9))),
+      "stop a run that takes longer than this in real time, e.g. 10m (0: no limit)");
 }
 
 RunBudget RunBudgetFrom(const po::variables_map& values) {

@@ -67,11 +67,12 @@ int RunSelfCheck(const Args& args) {
   options.add_options()("out", po::value(&out), "also write the result as JSON to this file")(
       "seed", po::value(&seed)->default_value(1), "random seed");
   po::variables_map values;
-  if (!ParseCommandLine(args, "apfsim selfcheck [--seed N] [--out FILE]", options, nullptr, values)) {
+  if (!ParseCommandLine(args, "apfsim selfcheck [--seed N] [--out FILE]", options, nullptr,
+                        values)) {
     return kExitOk;
   }
   const double lambda = 80, mu = 100, rho = lambda / mu;  // 80% utilisation
-  const double theory = rho / (mu - lambda);               // 0.04 s
+  const double theory = rho / (mu - lambda);              // 0.04 s
   SingleServerQueue queue(lambda, mu, seed);
   Engine engine(&queue);
   queue.Start(&engine);
@@ -94,7 +95,8 @@ int RunSelfCheck(const Args& args) {
   return ok ? kExitOk : kExitInternal;
 }
 
-const Registration kSelfCheck({"", "selfcheck", "check the engine against a queue with a known answer",
+const Registration kSelfCheck({"", "selfcheck",
+                               "check the engine against a queue with a known answer",
                                RunSelfCheck});
 
 }  // namespace

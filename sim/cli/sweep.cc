@@ -1,8 +1,9 @@
 // `apfsim sweep SCENARIO --vary PATH=LIST...`: a grid of runs tabulated in sweep.csv, and
 // `apfsim sweep merge PART...`: a sharded sweep's parts joined (sim/workflows/sweep.h).
-#include <unistd.h>
+#include "sim/workflows/sweep.h"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
@@ -12,12 +13,11 @@
 
 #include "sim/cli/command.h"
 #include "sim/cli/run_options.h"
-#include "sim/workflows/interrupt.h"
 #include "sim/io/duration.h"
 #include "sim/io/input_error.h"
 #include "sim/io/output_file.h"
 #include "sim/report/plot_tool.h"
-#include "sim/workflows/sweep.h"
+#include "sim/workflows/interrupt.h"
 
 namespace po = boost::program_options;
 
@@ -34,9 +34,9 @@ int RunMerge(const Args& args) {
   po::options_description options("apfsim sweep merge options");
   std::vector<std::string> parts;
   std::string out = "sweep.csv";
-  options.add_options()
-      ("part", po::value(&parts)->composing()->required(), "a part file (sweep.part-I-of-N.csv)")
-      ("out", po::value(&out), "the merged file (default sweep.csv)");
+  options.add_options()("part", po::value(&parts)->composing()->required(),
+                        "a part file (sweep.part-I-of-N.csv)")(
+      "out", po::value(&out), "the merged file (default sweep.csv)");
   po::positional_options_description positional;
   positional.add("part", -1);
   po::variables_map values;
@@ -61,23 +61,22 @@ int RunSweepCommand(const Args& args) {
   SweepRequest request;
   std::vector<std::string> varies;
   std::string shard;
-  options.add_options()
-      ("scenario", po::value(&request.scenario_file)->required(), "the scenario file")
-      ("vary", po::value(&varies)->composing()->required(),
-       "PATH=LIST: a --set path and its values, a,b,c or FROM..TO:STEP (repeatable: the grid "
-       "is every combination, the first --vary outermost)")
-      ("set", po::value(&request.overrides)->composing(),
-       "override a value in every run: PATH=VALUE (repeatable)")
-      ("seed", po::value<std::uint64_t>(), "the seed of every run (default: the scenario's)")
-      ("jobs,j", po::value(&request.jobs), "runs at once (default: one per core)")
-      ("out", po::value(&request.out_dir), "output folder (default out/<scenario name>-sweep)")
-      ("shard", po::value(&shard),
-       "I/N: run only the grid points whose index is I modulo N (I from 0) and write "
-       "sweep.part-I-of-N.csv; join the parts with `apfsim sweep merge`")
-      ("timelines", po::bool_switch(&request.timelines),
-       "also write each run's timeline.csv and clients.csv under runs/<index>/")
-      ("no-plot", "do not draw sweep.png")
-      ("quiet", "print nothing but errors");
+  options.add_options()("scenario", po::value(&request.scenario_file)->required(),
+                        "the scenario file")(
+      "vary", po::value(&varies)->composing()->required(),
+      "PATH=LIST: a --set path and its values, a,b,c or FROM..TO:STEP (repeatable: the grid "
+      "is every combination, the first --vary outermost)")(
+      "set", po::value(&request.overrides)->composing(),
+      "override a value in every run: PATH=VALUE (repeatable)")(
+      "seed", po::value<std::uint64_t>(), "the seed of every run (default: the scenario's)")(
+      "jobs,j", po::value(&request.jobs), "runs at once (default: one per core)")(
+      "out", po::value(&request.out_dir), "output folder (default out/<scenario name>-sweep)")(
+      "shard", po::value(&shard),
+      "I/N: run only the grid points whose index is I modulo N (I from 0) and write "
+      "sweep.part-I-of-N.csv; join the parts with `apfsim sweep merge`")(
+      "timelines", po::bool_switch(&request.timelines),
+      "also write each run's timeline.csv and clients.csv under runs/<index>/")(
+      "no-plot", "do not draw sweep.png")("quiet", "print nothing but errors");
   AddRunBudgetOptions(options);
   po::positional_options_description positional;
   positional.add("scenario", 1);
@@ -101,8 +100,8 @@ int RunSweepCommand(const Args& args) {
       const double elapsed =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       const double eta = elapsed / static_cast<double>(done) * static_cast<double>(total - done);
-      std::fprintf(stderr, "\r\033[Ksweep: %zu of %zu runs done, %s elapsed, about %s to go",
-                   done, total, Clock(elapsed).c_str(), Clock(eta).c_str());
+      std::fprintf(stderr, "\r\033[Ksweep: %zu of %zu runs done, %s elapsed, about %s to go", done,
+                   total, Clock(elapsed).c_str(), Clock(eta).c_str());
       if (done == total) std::fprintf(stderr, "\r\033[K");
     };
   }

@@ -6,10 +6,14 @@ namespace sim {
 
 const char* StopReasonName(StopReason reason) {
   switch (reason) {
-    case StopReason::kEndTime: return "end time reached";
-    case StopReason::kEventBudget: return "event budget exhausted";
-    case StopReason::kQueueEmpty: return "nothing left to happen";
-    case StopReason::kStopRequested: return "stop requested";
+    case StopReason::kEndTime:
+      return "end time reached";
+    case StopReason::kEventBudget:
+      return "event budget exhausted";
+    case StopReason::kQueueEmpty:
+      return "nothing left to happen";
+    case StopReason::kStopRequested:
+      return "stop requested";
   }
   return "?";
 }

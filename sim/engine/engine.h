@@ -22,8 +22,8 @@ enum class StopReason { kEndTime, kEventBudget, kQueueEmpty, kStopRequested };
 const char* StopReasonName(StopReason reason);
 
 struct RunLimits {
-  apf::Nanos end_time = apf::kNever;        // events at or after this instant do not fire
-  std::uint64_t max_events = UINT64_MAX;    // events handled in this call at the most
+  apf::Nanos end_time = apf::kNever;      // events at or after this instant do not fire
+  std::uint64_t max_events = UINT64_MAX;  // events handled in this call at the most
   // Asked after every kPollEvery events whether to go on (a signal, a wall-clock budget);
   // false stops the run with kStopRequested. Polling by event count rather than by
   // virtual time is what catches a runaway scenario that never advances the clock.

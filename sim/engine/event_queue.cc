@@ -30,7 +30,8 @@ EventHandle EventQueue::Schedule(apf::Nanos time, const Event& event) {
     slots_.emplace_back();
   }
   if (slot >= (1u << kSlotBits) || next_sequence_ >= (std::uint64_t{1} << (64 - kSlotBits))) {
-    std::fprintf(stderr, "apfsim: internal limit: more than 2^24 pending or 2^40 scheduled events\n");
+    std::fprintf(stderr,
+                 "apfsim: internal limit: more than 2^24 pending or 2^40 scheduled events\n");
     std::abort();
   }
   Slot& s = slots_[slot];

@@ -37,8 +37,7 @@ Random::Random(std::uint64_t seed, std::string_view stream) {
   for (auto& word : state_) word = SplitMix64(mixed);
 }
 
-Random Random::FromState(std::uint64_t s0, std::uint64_t s1, std::uint64_t s2,
-                         std::uint64_t s3) {
+Random Random::FromState(std::uint64_t s0, std::uint64_t s1, std::uint64_t s2, std::uint64_t s3) {
   Random r(0);
   r.state_[0] = s0;
   r.state_[1] = s1;

@@ -12,9 +12,9 @@ struct Unit {
 };
 
 constexpr Unit kUnits[] = {
-    {"ns", 1},           {"us", 1000},        {"\xC2\xB5s", 1000},  // U+00B5 micro sign
-    {"\xCE\xBCs", 1000},  // U+03BC Greek mu
-    {"ms", 1000000},     {"s", 1000000000},   {"m", 60000000000ULL}, {"h", 3600000000000ULL},
+    {"ns", 1},           {"us", 1000},      {"\xC2\xB5s", 1000},  // U+00B5 micro sign
+    {"\xCE\xBCs", 1000},                                          // U+03BC Greek mu
+    {"ms", 1000000},     {"s", 1000000000}, {"m", 60000000000ULL}, {"h", 3600000000000ULL},
 };
 
 bool Fail(std::string* error, std::string why, std::string_view text) {
@@ -118,7 +118,8 @@ void AppendFraction(std::string& out, std::uint64_t v, int prec) {
 std::string FormatDuration(apf::Nanos d) {
   if (d == 0) return "0s";
   std::string out;
-  std::uint64_t u = d < 0 ? static_cast<std::uint64_t>(-(d + 1)) + 1 : static_cast<std::uint64_t>(d);
+  std::uint64_t u =
+      d < 0 ? static_cast<std::uint64_t>(-(d + 1)) + 1 : static_cast<std::uint64_t>(d);
   if (d < 0) out += "-";
   if (u < 1000000000ULL) {
     // Below a second Go picks the largest of ns, µs, ms that keeps a non-zero integer part.
@@ -142,7 +143,8 @@ std::string FormatDuration(apf::Nanos d) {
 
 std::string FormatSeconds(apf::Nanos d) {
   std::string out;
-  std::uint64_t u = d < 0 ? static_cast<std::uint64_t>(-(d + 1)) + 1 : static_cast<std::uint64_t>(d);
+  std::uint64_t u =
+      d < 0 ? static_cast<std::uint64_t>(-(d + 1)) + 1 : static_cast<std::uint64_t>(d);
   if (d < 0) out += "-";
   AppendFraction(out, u, 9);
   return out;

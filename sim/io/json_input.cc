@@ -44,7 +44,8 @@ nlohmann::json ParseJsonText(std::string_view text, const std::string& source_na
     SourceLocation where{source_name, 0, 0};
     const size_t open = what.find('\''), close = what.rfind('\'');
     if (open != std::string::npos && close > open + 1) {
-      if (size_t at = text.find(what.substr(open + 1, close - open - 1)); at != std::string_view::npos) {
+      if (size_t at = text.find(what.substr(open + 1, close - open - 1));
+          at != std::string_view::npos) {
         where = LocationOf(text, at, source_name);
       }
     }

@@ -19,7 +19,8 @@ std::string TabWriterRows(const std::vector<std::vector<std::string>>& rows) {
   for (const auto& row : rows) columns = std::max(columns, row.size());
   std::vector<size_t> width(columns, 0);
   for (const auto& row : rows) {
-    for (size_t c = 0; c + 1 < row.size(); ++c) width[c] = std::max(width[c], row[c].size() + 1 + 1);
+    for (size_t c = 0; c + 1 < row.size(); ++c)
+      width[c] = std::max(width[c], row[c].size() + 1 + 1);
   }
   std::string out;
   for (const auto& row : rows) {
@@ -81,17 +82,18 @@ DebugDumps MakeDebugDumps(World& world, int replica, apf::Nanos now) {
     const apf::QueueSet* qs = s.queue_set;
     if (!qs) continue;
     const apf::QueueSetCounters& c = qs->counters();
-    pl_rows.push_back({*s.name, std::to_string(qs->queues_with_waiting()), qs->is_idle() ? "true" : "false",
-                       "false", std::to_string(qs->waiting_requests()),
-                       std::to_string(qs->executing_requests()), std::to_string(c.dispatched),
-                       std::to_string(c.rejected), std::to_string(c.timedout),
-                       std::to_string(c.cancelled)});
+    pl_rows.push_back(
+        {*s.name, std::to_string(qs->queues_with_waiting()), qs->is_idle() ? "true" : "false",
+         "false", std::to_string(qs->waiting_requests()), std::to_string(qs->executing_requests()),
+         std::to_string(c.dispatched), std::to_string(c.rejected), std::to_string(c.timedout),
+         std::to_string(c.cancelled)});
     for (int q = 0; q < qs->num_queues(); ++q) {
       const apf::QueueSetQueueView v = qs->queue(q);
       q_rows.push_back({*s.name, std::to_string(q), std::to_string(v.waiting_requests),
                         std::to_string(v.executing_requests), std::to_string(v.seats_in_use),
-                        apf::SeatSecondsString(v.next_dispatch_r), std::to_string(v.initial_seats_sum),
-                        std::to_string(v.max_seats_sum), apf::SeatSecondsString(v.total_work_sum)});
+                        apf::SeatSecondsString(v.next_dispatch_r),
+                        std::to_string(v.initial_seats_sum), std::to_string(v.max_seats_sum),
+                        apf::SeatSecondsString(v.total_work_sum)});
     }
     auto add_request = [&](int queue, int index, const apf::QueueSetRequestView& r) {
       std::string fs_name, distinguisher, user, verb, path, ns, name, version, resource, sub;
@@ -108,13 +110,15 @@ DebugDumps MakeDebugDumps(World& world, int replica, apf::Nanos now) {
         path = info.path;
         ns = info.namespace_name;
         name = info.name;
-        version = info.api_group.empty() ? info.api_version : info.api_group + "/" + info.api_version;
+        version =
+            info.api_group.empty() ? info.api_version : info.api_group + "/" + info.api_version;
         resource = info.resource;
         sub = info.subresource;
       }
-      r_rows.push_back({*s.name, fs_name, std::to_string(queue), std::to_string(index), distinguisher,
-                        Rfc3339Nano(r.arrival_ns), std::to_string(r.seats.initial_seats),
-                        std::to_string(r.seats.final_seats), FormatDuration(r.seats.additional_latency),
+      r_rows.push_back({*s.name, fs_name, std::to_string(queue), std::to_string(index),
+                        distinguisher, Rfc3339Nano(r.arrival_ns),
+                        std::to_string(r.seats.initial_seats), std::to_string(r.seats.final_seats),
+                        FormatDuration(r.seats.additional_latency),
                         r.start_ns ? Rfc3339Nano(*r.start_ns) : "0001-01-01T00:00:00Z", user, verb,
                         path, ns, name, version, resource, sub});
     };
@@ -123,7 +127,8 @@ DebugDumps MakeDebugDumps(World& world, int replica, apf::Nanos now) {
       qs->ForEachWaiting(q, [&](const apf::QueueSetRequestView& r) { add_request(q, index++, r); });
       qs->ForEachExecuting(q, [&](const apf::QueueSetRequestView& r) { add_request(q, -1, r); });
     }
-    qs->ForEachQueuelessExecuting([&](const apf::QueueSetRequestView& r) { add_request(-1, -1, r); });
+    qs->ForEachQueuelessExecuting(
+        [&](const apf::QueueSetRequestView& r) { add_request(-1, -1, r); });
   }
   d.priority_levels = TabWriterRows(pl_rows);
   d.queues = TabWriterRows(q_rows);

@@ -84,7 +84,8 @@ std::vector<ExpectationResult> EvaluateExpectations(const std::vector<Expectatio
       if (!e.subject.empty()) {
         if (!node->contains(e.subject)) {
           std::string known;
-          for (const auto& [name, unused] : node->items()) known += (known.empty() ? "" : ", ") + name;
+          for (const auto& [name, unused] : node->items())
+            known += (known.empty() ? "" : ", ") + name;
           throw InputError(
               e.where, fmt::format("spec.expect[{}].path", i),
               fmt::format("this run has no {} \"{}\" (it has {})",

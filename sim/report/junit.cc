@@ -10,11 +10,21 @@ std::string XmlEscape(std::string_view text) {
   for (const char ch : text) {
     const unsigned char c = static_cast<unsigned char>(ch);
     switch (ch) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
       default:
         if (c < 0x20 && ch != '\t' && ch != '\n' && ch != '\r') {
           out += "\xEF\xBF\xBD";  // U+FFFD: XML 1.0 has no way to carry these
@@ -35,21 +45,25 @@ std::string JunitXml(const std::vector<ScenarioCheck>& checks) {
     seconds += c.wall_seconds;
   }
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  out += fmt::format("<testsuites name=\"apfsim check\" tests=\"{}\" failures=\"{}\" errors=\"0\" time=\"{:.3f}\">\n",
-                     tests, failures, seconds);
+  out += fmt::format(
+      "<testsuites name=\"apfsim check\" tests=\"{}\" failures=\"{}\" errors=\"0\" "
+      "time=\"{:.3f}\">\n",
+      tests, failures, seconds);
   for (const ScenarioCheck& c : checks) {
     int suite_failures = 0;
     for (const ExpectationResult& r : c.results) suite_failures += r.passed ? 0 : 1;
     out += fmt::format(
-        "  <testsuite name=\"{}\" file=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"0\" "
+        "  <testsuite name=\"{}\" file=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" "
+        "skipped=\"0\" "
         "time=\"{:.3f}\">\n",
         XmlEscape(c.name), XmlEscape(c.file), c.results.size(), suite_failures, c.wall_seconds);
     for (const ExpectationResult& r : c.results) {
       const Expectation& e = r.expectation;
       std::string name = DescribeExpectation(e);
       if (!e.description.empty()) name += " (" + e.description + ")";
-      out += fmt::format("    <testcase classname=\"{}\" name=\"{}\" file=\"{}\" line=\"{}\" time=\"0\"",
-                         XmlEscape(c.name), XmlEscape(name), XmlEscape(c.file), e.where.line);
+      out += fmt::format(
+          "    <testcase classname=\"{}\" name=\"{}\" file=\"{}\" line=\"{}\" time=\"0\"",
+          XmlEscape(c.name), XmlEscape(name), XmlEscape(c.file), e.where.line);
       if (r.passed) {
         out += "/>\n";
         continue;
@@ -58,9 +72,10 @@ std::string JunitXml(const std::vector<ScenarioCheck>& checks) {
           fmt::format("measured {}, expected {} {}", FormatMeasured(r.measured),
                       ExpectationOpText(e.op), e.value);
       out += ">\n";
-      out += fmt::format("      <failure message=\"{}\" type=\"expectation\">{}:{}:{}: {}: {}</failure>\n",
-                         XmlEscape(message), XmlEscape(c.file), e.where.line, e.where.column,
-                         XmlEscape(DescribeExpectation(e)), XmlEscape(message));
+      out += fmt::format(
+          "      <failure message=\"{}\" type=\"expectation\">{}:{}:{}: {}: {}</failure>\n",
+          XmlEscape(message), XmlEscape(c.file), e.where.line, e.where.column,
+          XmlEscape(DescribeExpectation(e)), XmlEscape(message));
       out += "    </testcase>\n";
     }
     out += "  </testsuite>\n";

@@ -34,8 +34,10 @@ std::string MetricsText(World& world) {
       apf::FlowControl& fc = world.flow_control(r);
       for (int l = 0; l < fc.level_count(); ++l) {
         const apf::LevelState s = fc.level(l);
-        out += fmt::format("apiserver_current_inflight_requests{{instance=\"apiserver-{}\",request_kind=\"{}\"}} {}\n",
-                           r, *s.name == "readonly" ? "readOnly" : "mutating", s.executing_requests);
+        out += fmt::format(
+            "apiserver_current_inflight_requests{{instance=\"apiserver-{}\",request_kind=\"{}\"}} "
+            "{}\n",
+            r, *s.name == "readonly" ? "readOnly" : "mutating", s.executing_requests);
       }
     }
     return out;
@@ -46,9 +48,11 @@ std::string MetricsText(World& world) {
     int (*get)(const apf::LevelState&);
   };
   const Gauge gauges[] = {
-      {"apiserver_flowcontrol_nominal_limit_seats", "[BETA] Nominal number of execution seats configured for each priority level",
+      {"apiserver_flowcontrol_nominal_limit_seats",
+       "[BETA] Nominal number of execution seats configured for each priority level",
        [](const apf::LevelState& s) { return s.nominal_cl; }},
-      {"apiserver_flowcontrol_current_limit_seats", "[ALPHA] current derived number of execution seats available to each priority level",
+      {"apiserver_flowcontrol_current_limit_seats",
+       "[ALPHA] current derived number of execution seats available to each priority level",
        [](const apf::LevelState& s) { return s.current_cl; }},
   };
   for (const Gauge& g : gauges) {
@@ -57,43 +61,51 @@ std::string MetricsText(World& world) {
       apf::FlowControl& fc = world.flow_control(r);
       for (int l = 0; l < fc.level_count(); ++l) {
         const apf::LevelState s = fc.level(l);
-        out += fmt::format("{}{{{}}} {}\n", g.name, Labels(fmt::format("apiserver-{}", r), *s.name, nullptr),
-                           g.get(s));
+        out += fmt::format("{}{{{}}} {}\n", g.name,
+                           Labels(fmt::format("apiserver-{}", r), *s.name, nullptr), g.get(s));
       }
     }
   }
   for (const char* which : {"lower", "upper"}) {
     const std::string name = fmt::format("apiserver_flowcontrol_{}_limit_seats", which);
-    header(name.c_str(), "gauge", which[0] == 'l' ? "[ALPHA] Configured lower bound on number of execution seats available to each priority level"
-                                                   : "[ALPHA] Configured upper bound on number of execution seats available to each priority level");
+    header(name.c_str(), "gauge",
+           which[0] == 'l' ? "[ALPHA] Configured lower bound on number of execution seats "
+                             "available to each priority level"
+                           : "[ALPHA] Configured upper bound on number of execution seats "
+                             "available to each priority level");
     for (int r = 0; r < world.replica_count(); ++r) {
       apf::FlowControl& fc = world.flow_control(r);
       for (int l = 0; l < fc.level_count(); ++l) {
         const apf::LevelState s = fc.level(l);
         const apf::PriorityLevelAllocation* a = fc.allocator()->Find(*s.name);
-        out += fmt::format("{}{{{}}} {}\n", name, Labels(fmt::format("apiserver-{}", r), *s.name, nullptr),
+        out += fmt::format("{}{{{}}} {}\n", name,
+                           Labels(fmt::format("apiserver-{}", r), *s.name, nullptr),
                            which[0] == 'l' ? a->limits.min_cl : a->limits.max_cl);
       }
     }
   }
   header("apiserver_flowcontrol_current_executing_seats", "gauge",
-         "[BETA] Concurrency (number of seats) occupied by the currently executing (initial stage for a WATCH, any stage otherwise) requests in the API Priority and Fairness subsystem");
+         "[BETA] Concurrency (number of seats) occupied by the currently executing (initial stage "
+         "for a WATCH, any stage otherwise) requests in the API Priority and Fairness subsystem");
   for (int r = 0; r < world.replica_count(); ++r) {
     apf::FlowControl& fc = world.flow_control(r);
     for (int l = 0; l < fc.level_count(); ++l) {
       const apf::LevelState s = fc.level(l);
-      out += fmt::format("apiserver_flowcontrol_current_executing_seats{{{}}} {}\n",
-                         Labels(fmt::format("apiserver-{}", r), *s.name, nullptr), s.executing_seats);
+      out +=
+          fmt::format("apiserver_flowcontrol_current_executing_seats{{{}}} {}\n",
+                      Labels(fmt::format("apiserver-{}", r), *s.name, nullptr), s.executing_seats);
     }
   }
   header("apiserver_flowcontrol_current_inqueue_requests", "gauge",
-         "[BETA] Number of requests currently pending in queues of the API Priority and Fairness subsystem");
+         "[BETA] Number of requests currently pending in queues of the API Priority and Fairness "
+         "subsystem");
   for (int r = 0; r < world.replica_count(); ++r) {
     apf::FlowControl& fc = world.flow_control(r);
     for (int l = 0; l < fc.level_count(); ++l) {
       const apf::LevelState s = fc.level(l);
-      out += fmt::format("apiserver_flowcontrol_current_inqueue_requests{{{}}} {}\n",
-                         Labels(fmt::format("apiserver-{}", r), *s.name, nullptr), s.waiting_requests);
+      out +=
+          fmt::format("apiserver_flowcontrol_current_inqueue_requests{{{}}} {}\n",
+                      Labels(fmt::format("apiserver-{}", r), *s.name, nullptr), s.waiting_requests);
     }
   }
   const FlowMetrics& m = world.flow_metrics();
@@ -109,7 +121,9 @@ std::string MetricsText(World& world) {
     const FlowMetrics::Series& s = *series;
     std::string inst, pl, fs;
     names(k, &inst, &pl, &fs);
-    if (s.dispatched) out += fmt::format("apiserver_flowcontrol_dispatched_requests_total{{{}}} {}\n", Labels(inst, pl, &fs), s.dispatched);
+    if (s.dispatched)
+      out += fmt::format("apiserver_flowcontrol_dispatched_requests_total{{{}}} {}\n",
+                         Labels(inst, pl, &fs), s.dispatched);
   }
   header("apiserver_flowcontrol_rejected_requests_total", "counter",
          "[BETA] Number of requests rejected by API Priority and Fairness subsystem");
@@ -121,7 +135,8 @@ std::string MetricsText(World& world) {
     for (int i = 0; i < 3; ++i) {
       if (s.rejected[i]) {
         out += fmt::format("apiserver_flowcontrol_rejected_requests_total{{{}}} {}\n",
-                           Labels(inst, pl, &fs, fmt::format("reason=\"{}\"", reasons[i])), s.rejected[i]);
+                           Labels(inst, pl, &fs, fmt::format("reason=\"{}\"", reasons[i])),
+                           s.rejected[i]);
       }
     }
   }
@@ -138,11 +153,13 @@ std::string MetricsText(World& world) {
       std::uint64_t cumulative = 0;
       for (size_t i = 0; i < FlowMetrics::kWaitBuckets.size(); ++i) {
         cumulative += h.buckets[i];
-        out += fmt::format("apiserver_flowcontrol_request_wait_duration_seconds_bucket{{{},le=\"{}\"}} {}\n",
-                           Labels(inst, pl, &fs, exec), Number(FlowMetrics::kWaitBuckets[i]), cumulative);
+        out += fmt::format(
+            "apiserver_flowcontrol_request_wait_duration_seconds_bucket{{{},le=\"{}\"}} {}\n",
+            Labels(inst, pl, &fs, exec), Number(FlowMetrics::kWaitBuckets[i]), cumulative);
       }
-      out += fmt::format("apiserver_flowcontrol_request_wait_duration_seconds_bucket{{{},le=\"+Inf\"}} {}\n",
-                         Labels(inst, pl, &fs, exec), h.count);
+      out += fmt::format(
+          "apiserver_flowcontrol_request_wait_duration_seconds_bucket{{{},le=\"+Inf\"}} {}\n",
+          Labels(inst, pl, &fs, exec), h.count);
       out += fmt::format("apiserver_flowcontrol_request_wait_duration_seconds_sum{{{}}} {}\n",
                          Labels(inst, pl, &fs, exec), Number(h.sum));
       out += fmt::format("apiserver_flowcontrol_request_wait_duration_seconds_count{{{}}} {}\n",

@@ -31,7 +31,8 @@ std::string ToolsDir() {
 
 }  // namespace
 
-bool RunPlotTool(const std::string& script, const std::vector<std::string>& args, std::string* why) {
+bool RunPlotTool(const std::string& script, const std::vector<std::string>& args,
+                 std::string* why) {
   const std::string tools = ToolsDir();
   if (!fs::exists(fs::path(tools) / script)) {
     *why = "tools/" + script + " not found (set APFSIM_TOOLS to the tools directory)";

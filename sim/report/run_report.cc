@@ -7,8 +7,8 @@
 #include <map>
 
 #include "apf/seat_seconds.h"
-#include "sim/report/debug_dumps.h"
 #include "sim/io/duration.h"
+#include "sim/report/debug_dumps.h"
 #include "sim/report/metrics_text.h"
 
 namespace sim {
@@ -51,11 +51,11 @@ void RunReport::OnLevelRow(apf::Nanos start, int replica, const std::string& lev
     wait_p99 = Seconds(row.wait_p99);
   }
   timeline_->Write(fmt::format(
-      "{},apiserver-{},{},{:.3f},{:.3f},{},{:.3f},{:.3f},{},{},{},{},{},{},{},{},{}\n", Seconds(start),
-      replica, level, row.executing_requests, row.executing_seats, row.peak_executing_seats,
-      row.waiting_requests, row.waiting_seats, row.current_cl, row.nominal_cl, row.counters.dispatched,
-      row.counters.rejected[0], row.counters.rejected[1], row.counters.rejected[2], wait_p50, wait_p99,
-      row.retry_after));
+      "{},apiserver-{},{},{:.3f},{:.3f},{},{:.3f},{:.3f},{},{},{},{},{},{},{},{},{}\n",
+      Seconds(start), replica, level, row.executing_requests, row.executing_seats,
+      row.peak_executing_seats, row.waiting_requests, row.waiting_seats, row.current_cl,
+      row.nominal_cl, row.counters.dispatched, row.counters.rejected[0], row.counters.rejected[1],
+      row.counters.rejected[2], wait_p50, wait_p99, row.retry_after));
 }
 
 void RunReport::OnClientRow(apf::Nanos start, const std::string& client, const ClientRow& row) {
@@ -115,7 +115,8 @@ nlohmann::json RunReport::Summary() const {
       nlohmann::json lj;
       lj["nominalCL"] = tl.nominal_cl();
       lj["meanCurrentCL"] = Round6(tl.mean_current_cl(end));
-      lj["maxSeats"] = tl.max_seats() > 0 ? nlohmann::json(tl.max_seats()) : nlohmann::json(nullptr);
+      lj["maxSeats"] =
+          tl.max_seats() > 0 ? nlohmann::json(tl.max_seats()) : nlohmann::json(nullptr);
       lj["peakRequestSeats"] = tl.peak_request_seats();
       lj["dispatched"] = c.dispatched;
       lj["rejected"] = {{"queue-full", c.rejected[0]},
@@ -125,7 +126,8 @@ nlohmann::json RunReport::Summary() const {
       lj["peakExecutingSeats"] = tl.peak_executing_seats();
       replica_levels[name] = lj;
     }
-    replicas.push_back({{"name", fmt::format("apiserver-{}", r)}, {"priorityLevels", replica_levels}});
+    replicas.push_back(
+        {{"name", fmt::format("apiserver-{}", r)}, {"priorityLevels", replica_levels}});
   }
   // The cluster-wide view: counts summed, limits and peaks per replica (the largest),
   // waits merged.
@@ -149,10 +151,12 @@ nlohmann::json RunReport::Summary() const {
     nlohmann::json lj;
     lj["nominalCL"] = tl0.nominal_cl();
     lj["meanCurrentCL"] = Round6(mean_cl);
-    lj["maxSeats"] = tl0.max_seats() > 0 ? nlohmann::json(tl0.max_seats()) : nlohmann::json(nullptr);
+    lj["maxSeats"] =
+        tl0.max_seats() > 0 ? nlohmann::json(tl0.max_seats()) : nlohmann::json(nullptr);
     lj["peakRequestSeats"] = peak_req;
     lj["dispatched"] = dispatched;
-    lj["rejected"] = {{"queue-full", rejected[0]}, {"time-out", rejected[1]}, {"concurrency-limit", rejected[2]}};
+    lj["rejected"] = {
+        {"queue-full", rejected[0]}, {"time-out", rejected[1]}, {"concurrency-limit", rejected[2]}};
     lj["waitSeconds"] = Percentiles(waits);
     lj["peakExecutingSeats"] = peak_exec;
     levels[name] = lj;
@@ -194,9 +198,9 @@ nlohmann::json RunReport::Summary() const {
       }
       nlohmann::json codes = nlohmann::json::object();
       for (const auto& [code, count] : scan.recorded_codes) codes[std::to_string(code)] = count;
-      replay["auditLog"] = {{"lines", scan.lines},       {"events", scan.events},
-                            {"identities", scan.identities}, {"skipped", skipped},
-                            {"reasons", reasons},         {"recordedCodes", codes}};
+      replay["auditLog"] = {
+          {"lines", scan.lines}, {"events", scan.events}, {"identities", scan.identities},
+          {"skipped", skipped},  {"reasons", reasons},    {"recordedCodes", codes}};
     }
     j["replay"] = replay;
   }
@@ -237,23 +241,27 @@ std::string RunReport::SummaryTable(const nlohmann::json& s, bool colour) {
   auto red = [&](const std::string& t, bool on) { return colour && on ? wrap("\033[31m", t) : t; };
   std::string out;
   out += bold(fmt::format("{} (seed {}, {} s simulated)", s["scenario"].get<std::string>(),
-                          s["seed"].get<std::uint64_t>(), s["durationSeconds"].get<double>())) + "\n\n";
+                          s["seed"].get<std::uint64_t>(), s["durationSeconds"].get<double>())) +
+         "\n\n";
   out += bold(fmt::format("{:<24} {:>7} {:>8} {:>6} {:>9} {:>10} {:>8} {:>8} {:>9} {:>9} {:>9}",
-                          "priority level", "nominal", "mean cur", "peak", "dispatch",
-                          "queue-full", "time-out", "conc-lim", "wait p50", "wait p99", "wait max")) + "\n";
+                          "priority level", "nominal", "mean cur", "peak", "dispatch", "queue-full",
+                          "time-out", "conc-lim", "wait p50", "wait p99", "wait max")) +
+         "\n";
   std::vector<std::pair<int, std::string>> order;
-  for (auto& [name, l] : s["priorityLevels"].items()) order.emplace_back(-l["nominalCL"].get<int>(), name);
+  for (auto& [name, l] : s["priorityLevels"].items())
+    order.emplace_back(-l["nominalCL"].get<int>(), name);
   std::sort(order.begin(), order.end());
   for (auto& [unused, name] : order) {
     const auto& l = s["priorityLevels"][name];
     const std::uint64_t qf = l["rejected"]["queue-full"], to = l["rejected"]["time-out"],
                         cl = l["rejected"]["concurrency-limit"];
-    out += fmt::format("{:<24} {:>7} {:>8.1f} {:>6} {:>9} {:>10} {:>8} {:>8} {:>8.3f}s {:>8.3f}s {:>8.3f}s\n",
-                       name, l["nominalCL"].get<int>(), l["meanCurrentCL"].get<double>(),
-                       l["peakExecutingSeats"].get<int>(), l["dispatched"].get<std::uint64_t>(),
-                       red(std::to_string(qf), qf > 0), red(std::to_string(to), to > 0),
-                       red(std::to_string(cl), cl > 0), l["waitSeconds"]["p50"].get<double>(),
-                       l["waitSeconds"]["p99"].get<double>(), l["waitSeconds"]["max"].get<double>());
+    out += fmt::format(
+        "{:<24} {:>7} {:>8.1f} {:>6} {:>9} {:>10} {:>8} {:>8} {:>8.3f}s {:>8.3f}s {:>8.3f}s\n",
+        name, l["nominalCL"].get<int>(), l["meanCurrentCL"].get<double>(),
+        l["peakExecutingSeats"].get<int>(), l["dispatched"].get<std::uint64_t>(),
+        red(std::to_string(qf), qf > 0), red(std::to_string(to), to > 0),
+        red(std::to_string(cl), cl > 0), l["waitSeconds"]["p50"].get<double>(),
+        l["waitSeconds"]["p99"].get<double>(), l["waitSeconds"]["max"].get<double>());
   }
   out += '\n';
   out += bold(fmt::format("{:<24} {:>8} {:>9} {:>9} {:>7} {:>7} {:>9} {:>9}", "client", "calls",
@@ -261,11 +269,12 @@ std::string RunReport::SummaryTable(const nlohmann::json& s, bool colour) {
   out += '\n';
   for (auto& [name, c] : s["clients"].items()) {
     const std::uint64_t failed = c["failed"], r429 = c["http429"];
-    out += fmt::format("{:<24} {:>8} {:>9} {:>9} {:>7} {:>7} {:>8.3f}s {:>8.3f}s\n", name,
-                       c["calls"].get<std::uint64_t>(), c["attempts"].get<std::uint64_t>(),
-                       c["succeeded"].get<std::uint64_t>(), red(std::to_string(failed), failed > 0),
-                       red(std::to_string(r429), r429 > 0), c["latencySeconds"]["p50"].get<double>(),
-                       c["latencySeconds"]["p99"].get<double>());
+    out +=
+        fmt::format("{:<24} {:>8} {:>9} {:>9} {:>7} {:>7} {:>8.3f}s {:>8.3f}s\n", name,
+                    c["calls"].get<std::uint64_t>(), c["attempts"].get<std::uint64_t>(),
+                    c["succeeded"].get<std::uint64_t>(), red(std::to_string(failed), failed > 0),
+                    red(std::to_string(r429), r429 > 0), c["latencySeconds"]["p50"].get<double>(),
+                    c["latencySeconds"]["p99"].get<double>());
   }
   return out;
 }

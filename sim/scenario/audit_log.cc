@@ -79,7 +79,8 @@ std::optional<apf::Nanos> ParseRfc3339(std::string_view t) {
     return std::nullopt;
   }
   if (i != t.size()) return std::nullopt;
-  const std::int64_t days = DaysFromCivil(year, static_cast<unsigned>(month), static_cast<unsigned>(day));
+  const std::int64_t days =
+      DaysFromCivil(year, static_cast<unsigned>(month), static_cast<unsigned>(day));
   return ((days * 24 + hour) * 60 + minute) * 60 * apf::kSecond + second * apf::kSecond + fraction -
          offset;
 }
@@ -189,7 +190,8 @@ bool AuditLogReader::ReadEvent() {
     p.received = *received;
     p.sequence = sequence_++;
     heap_.push_back(std::move(p));
-    std::push_heap(heap_.begin(), heap_.end(), [](const Pending& a, const Pending& b) { return Later(a, b); });
+    std::push_heap(heap_.begin(), heap_.end(),
+                   [](const Pending& a, const Pending& b) { return Later(a, b); });
     return true;
   }
   return false;
@@ -198,17 +200,20 @@ bool AuditLogReader::ReadEvent() {
 bool AuditLogReader::NextEvent(ReplayRow* row, AuditIdentity* identity, apf::Nanos* received) {
   // Read on until the log has moved past the earliest held arrival by the reorder window:
   // no event still to come can then arrive before it.
-  while (!eof_ && (heap_.empty() || newest_stage_ - heap_.front().received < spec_.reorder_window)) {
+  while (!eof_ &&
+         (heap_.empty() || newest_stage_ - heap_.front().received < spec_.reorder_window)) {
     ReadEvent();
   }
   if (heap_.empty()) return false;
-  std::pop_heap(heap_.begin(), heap_.end(), [](const Pending& a, const Pending& b) { return Later(a, b); });
+  std::pop_heap(heap_.begin(), heap_.end(),
+                [](const Pending& a, const Pending& b) { return Later(a, b); });
   Pending p = std::move(heap_.back());
   heap_.pop_back();
   if (p.received < last_released_) Skip("late-beyond-reorder-window");  // replayed, but late
   last_released_ = std::max(last_released_, p.received);
   *row = std::move(p.row);
-  row->at = static_cast<apf::Nanos>(std::llround(static_cast<double>(p.received - origin_) / spec_.speed));
+  row->at = static_cast<apf::Nanos>(
+      std::llround(static_cast<double>(p.received - origin_) / spec_.speed));
   if (row->at < 0) row->at = 0;
   *received = p.received;
   *identity = std::move(p.identity);

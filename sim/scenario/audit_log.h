@@ -79,9 +79,9 @@ class AuditLogReader : public ReplaySource {
   std::string line_;
   bool eof_ = false;
   std::int64_t sequence_ = 0;
-  apf::Nanos newest_stage_ = 0;    // the latest stageTimestamp read
-  apf::Nanos last_released_ = 0;   // the arrival of the last event handed out
-  std::vector<Pending> heap_;      // min-heap by (received, sequence)
+  apf::Nanos newest_stage_ = 0;   // the latest stageTimestamp read
+  apf::Nanos last_released_ = 0;  // the arrival of the last event handed out
+  std::vector<Pending> heap_;     // min-heap by (received, sequence)
   ReplayStats stats_;
 };
 

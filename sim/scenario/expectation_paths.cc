@@ -10,7 +10,6 @@
 namespace sim {
 namespace {
 
-
 struct FieldInfo {
   const char* name;  // below the level or client, as in summary.json
   ExpectationFold fold;
@@ -93,7 +92,8 @@ std::string ParseExpectationPath(const std::string& path, bool windowed, Expecta
   }
   if (section != "priorityLevels" && section != "clients") {
     return "a path starts with priorityLevels, clients or gateway (a summary.json field), "
-           "found \"" + section + "\"";
+           "found \"" +
+           section + "\"";
   }
   const bool level = section == "priorityLevels";
   const std::string rest = dot == std::string::npos ? "" : path.substr(dot + 1);
@@ -102,7 +102,8 @@ std::string ParseExpectationPath(const std::string& path, bool windowed, Expecta
   auto try_fields = [&](const auto& fields) {
     for (const FieldInfo& f : fields) {
       const std::string_view name = f.name;
-      if (rest.size() > name.size() + 1 && rest.compare(rest.size() - name.size(), name.size(), name) == 0 &&
+      if (rest.size() > name.size() + 1 &&
+          rest.compare(rest.size() - name.size(), name.size(), name) == 0 &&
           rest[rest.size() - name.size() - 1] == '.' &&
           (!found || name.size() > std::string_view(found->name).size())) {
         found = &f;
@@ -114,15 +115,16 @@ std::string ParseExpectationPath(const std::string& path, bool windowed, Expecta
   } else {
     try_fields(kClientFields);
   }
-  const std::string names = level ? FieldNames(kLevelFields, false) : FieldNames(kClientFields, false);
+  const std::string names =
+      level ? FieldNames(kLevelFields, false) : FieldNames(kClientFields, false);
   if (!found) {
     return fmt::format("expected {}.NAME.FIELD where FIELD is one of {}", section, names);
   }
   if (windowed && found->fold == ExpectationFold::kNone) {
-    return fmt::format("{} cannot be limited to a window (the report rows do not carry it); "
-                       "windowed fields are {}",
-                       found->name,
-                       level ? FieldNames(kLevelFields, true) : FieldNames(kClientFields, true));
+    return fmt::format(
+        "{} cannot be limited to a window (the report rows do not carry it); "
+        "windowed fields are {}",
+        found->name, level ? FieldNames(kLevelFields, true) : FieldNames(kClientFields, true));
   }
   *e = Expectation{};
   e->section = section;
@@ -144,24 +146,36 @@ std::optional<Expectation::Op> ParseExpectationOp(std::string_view text) {
 
 const char* ExpectationOpText(Expectation::Op op) {
   switch (op) {
-    case Expectation::Op::kEq: return "==";
-    case Expectation::Op::kNe: return "!=";
-    case Expectation::Op::kLt: return "<";
-    case Expectation::Op::kLe: return "<=";
-    case Expectation::Op::kGt: return ">";
-    case Expectation::Op::kGe: return ">=";
+    case Expectation::Op::kEq:
+      return "==";
+    case Expectation::Op::kNe:
+      return "!=";
+    case Expectation::Op::kLt:
+      return "<";
+    case Expectation::Op::kLe:
+      return "<=";
+    case Expectation::Op::kGt:
+      return ">";
+    case Expectation::Op::kGe:
+      return ">=";
   }
   return "?";
 }
 
 bool CompareExpectation(double measured, Expectation::Op op, double value) {
   switch (op) {
-    case Expectation::Op::kEq: return measured == value;
-    case Expectation::Op::kNe: return measured != value;
-    case Expectation::Op::kLt: return measured < value;
-    case Expectation::Op::kLe: return measured <= value;
-    case Expectation::Op::kGt: return measured > value;
-    case Expectation::Op::kGe: return measured >= value;
+    case Expectation::Op::kEq:
+      return measured == value;
+    case Expectation::Op::kNe:
+      return measured != value;
+    case Expectation::Op::kLt:
+      return measured < value;
+    case Expectation::Op::kLe:
+      return measured <= value;
+    case Expectation::Op::kGt:
+      return measured > value;
+    case Expectation::Op::kGe:
+      return measured >= value;
   }
   return false;
 }

@@ -9,8 +9,7 @@ namespace sim {
 namespace {
 
 [[noreturn]] void Fail(const Scenario::ObjectOverride& o, const std::string& why) {
-  throw InputError({"--set", 0, 0},
-                   "flowControl." + o.kind + "." + o.name + "." + o.field, why);
+  throw InputError({"--set", 0, 0}, "flowControl." + o.kind + "." + o.name + "." + o.field, why);
 }
 
 std::int32_t Int32Value(const Scenario::ObjectOverride& o) {
@@ -64,11 +63,14 @@ void ApplyToPriorityLevel(const Scenario::ObjectOverride& o, apf::PriorityLevelC
     if (!limited.limit_response.queuing) Fail(o, "the level rejects rather than queues");
     auto& q = *limited.limit_response.queuing;
     const std::int32_t v = Int32Value(o);
-    (o.field == "queues" ? q.queues : o.field == "handSize" ? q.hand_size : q.queue_length_limit) = v;
+    (o.field == "queues"     ? q.queues
+     : o.field == "handSize" ? q.hand_size
+                             : q.queue_length_limit) = v;
     return;
   }
-  Fail(o, "unknown field (nominalConcurrencyShares, lendablePercent, borrowingLimitPercent, "
-          "queues, handSize, queueLengthLimit)");
+  Fail(o,
+       "unknown field (nominalConcurrencyShares, lendablePercent, borrowingLimitPercent, "
+       "queues, handSize, queueLengthLimit)");
 }
 
 void ApplyToFlowSchema(const Scenario::ObjectOverride& o, apf::FlowSchema& fs) {
@@ -107,7 +109,8 @@ void ApplyObjectOverrides(const std::vector<Scenario::ObjectOverride>& overrides
         if (pl.object.metadata.name == o.name) target = &pl;
       }
       if (!target) {
-        for (const auto* list : {&defaults.mandatory_priority_levels, &defaults.suggested_priority_levels}) {
+        for (const auto* list :
+             {&defaults.mandatory_priority_levels, &defaults.suggested_priority_levels}) {
           for (const auto& pl : *list) {
             if (pl.metadata.name == o.name) {
               manifests->priority_levels.push_back({CopyForOverride(pl), OverrideSource(o)});
@@ -124,7 +127,8 @@ void ApplyObjectOverrides(const std::vector<Scenario::ObjectOverride>& overrides
         if (fs.object.metadata.name == o.name) target = &fs;
       }
       if (!target) {
-        for (const auto* list : {&defaults.mandatory_flow_schemas, &defaults.suggested_flow_schemas}) {
+        for (const auto* list :
+             {&defaults.mandatory_flow_schemas, &defaults.suggested_flow_schemas}) {
           for (const auto& fs : *list) {
             if (fs.metadata.name == o.name) {
               manifests->flow_schemas.push_back({CopyForOverride(fs), OverrideSource(o)});

@@ -5,11 +5,11 @@
 #include <set>
 
 #include "apf/user_info.h"
+#include "sim/io/yaml_input.h"
 #include "sim/scenario/audit_log.h"
+#include "sim/scenario/expectation_paths.h"
 #include "sim/scenario/metrics_import.h"
 #include "sim/scenario/trace_replay.h"
-#include "sim/scenario/expectation_paths.h"
-#include "sim/io/yaml_input.h"
 
 namespace sim {
 namespace {
@@ -89,7 +89,9 @@ void ApplyOverride(YAML::Node spec, const std::string& text, Scenario* scenario)
           ok = true;
         }
       }
-      if (!ok) FailOverride(text, "no item named or numbered \"" + key + "\" in spec." + path.substr(0, path.find(key) - 1));
+      if (!ok)
+        FailOverride(text, "no item named or numbered \"" + key + "\" in spec." +
+                               path.substr(0, path.find(key) - 1));
       node.reset(found);
     } else if (node.IsMap() || node.IsNull()) {
       YAML::Node child = node[key];
@@ -110,7 +112,8 @@ void ApplyOverride(YAML::Node spec, const std::string& text, Scenario* scenario)
   }
   if (node.IsSequence()) {
     const std::string& last = parts.back();
-    if (last.find_first_not_of("0123456789") != std::string::npos || std::stoul(last) >= node.size()) {
+    if (last.find_first_not_of("0123456789") != std::string::npos ||
+        std::stoul(last) >= node.size()) {
       FailOverride(text, "no item numbered \"" + last + "\"");
     }
     node[std::stoul(last)] = parsed;
@@ -208,13 +211,14 @@ RequestTemplate ReadRequest(const YamlValue& v) {
   r.path = m.StringOr("path", "");
   if (auto st = m.Optional("serviceTime")) r.service_time = ReadDistribution(*st);
   m.Finish();  // first, so that a misspelt field ("resources") is named as unknown
-  static const std::set<std::string> kVerbs = {"get",    "list",   "watch",  "create", "update",
-                                               "patch",  "delete", "deletecollection"};
+  static const std::set<std::string> kVerbs = {"get",    "list",  "watch",  "create",
+                                               "update", "patch", "delete", "deletecollection"};
   if (r.path.empty()) {
     if (r.resource.empty()) v.Fail("a request needs a resource or a non-resource path");
     if (!kVerbs.count(r.verb)) {
-      m.Required("verb").Fail("unknown verb \"" + r.verb +
-                              "\" (get, list, watch, create, update, patch, delete, deletecollection)");
+      m.Required("verb").Fail(
+          "unknown verb \"" + r.verb +
+          "\" (get, list, watch, create, update, patch, delete, deletecollection)");
     }
   } else {
     if (!r.resource.empty()) m.Required("path").Fail("give either a resource or a path, not both");
@@ -237,8 +241,9 @@ TrafficSpec ReadTraffic(const YamlValue& v, const Scenario& scenario) {
   YamlMap outer = v.Map();
   const std::vector<std::string> keys = outer.Keys();
   if (keys.size() != 1) {
-    v.Fail("a traffic item has exactly one of poisson, constant, sweep, closedLoop, informer, "
-           "watch, trace");
+    v.Fail(
+        "a traffic item has exactly one of poisson, constant, sweep, closedLoop, informer, "
+        "watch, trace");
   }
   const std::string kind = keys[0];
   YamlValue body = outer.Required(kind);
@@ -257,7 +262,8 @@ TrafficSpec ReadTraffic(const YamlValue& v, const Scenario& scenario) {
     t.every = m.Required("every").Duration();
     if (t.every <= 0) m.Required("every").Fail("must be positive");
     t.within = m.DurationOr("within", 0);
-    if (t.within < 0 || t.within > t.every) m.Required("within").Fail("must be between 0 and `every`");
+    if (t.within < 0 || t.within > t.every)
+      m.Required("within").Fail("must be between 0 and `every`");
     t.count = m.Int64Or("count", 0);
     if (t.count < 0) m.Required("count").Fail("must not be negative");
     one_request();
@@ -287,15 +293,18 @@ TrafficSpec ReadTraffic(const YamlValue& v, const Scenario& scenario) {
     list.namespace_ = m.StringOr("namespace", "");
     t.page_size = m.Int64Or("pageSize", 500);
     if (t.page_size < 0) m.Required("pageSize").Fail("must not be negative");
-    list.query = "resourceVersion=0" + (t.page_size > 0 ? "&limit=" + std::to_string(t.page_size) : "");
+    list.query =
+        "resourceVersion=0" + (t.page_size > 0 ? "&limit=" + std::to_string(t.page_size) : "");
     RequestTemplate watch = list;
     watch.verb = "watch";
-    watch.query = "allowWatchBookmarks=true&resourceVersion=1";  // timeoutSeconds: per watch, in the world
+    watch.query =
+        "allowWatchBookmarks=true&resourceVersion=1";  // timeoutSeconds: per watch, in the world
     t.calls = {list, watch};
   } else if (kind == "watch") {
     t.kind = TrafficSpec::Kind::kWatch;
     one_request();
-    if (t.calls[0].verb != "watch") m.Required("request").Fail("a watch pattern's request has verb watch");
+    if (t.calls[0].verb != "watch")
+      m.Required("request").Fail("a watch pattern's request has verb watch");
   } else if (kind == "trace") {
     t.kind = TrafficSpec::Kind::kTrace;
     YamlValue file = m.Required("file");
@@ -335,9 +344,9 @@ ClientSpec ReadClient(const YamlValue& v, const Scenario& scenario) {
   int identities = 0;
   if (auto u = m.Optional("user")) {
     ++identities;
-    apf::UserInfo user = apf::AuthenticatedUser(u->String(), m.Has("groups")
-                                                                 ? m.Required("groups").StringList()
-                                                                 : std::vector<std::string>{});
+    apf::UserInfo user =
+        apf::AuthenticatedUser(u->String(), m.Has("groups") ? m.Required("groups").StringList()
+                                                            : std::vector<std::string>{});
     c.user = user.name;
     c.groups = user.groups;
   } else if (m.Has("groups")) {
@@ -357,7 +366,8 @@ ClientSpec ReadClient(const YamlValue& v, const Scenario& scenario) {
     c.user = user.name;
     c.groups = user.groups;
   }
-  if (identities != 1) v.Fail("a client needs exactly one of user, serviceAccount, anonymous: true");
+  if (identities != 1)
+    v.Fail("a client needs exactly one of user, serviceAccount, anonymous: true");
   if (auto p = m.Optional("processes")) {
     const std::int64_t n = p->Int64();
     if (n < 1 || n > 100000) p->Fail("must be between 1 and 100000");
@@ -366,12 +376,14 @@ ClientSpec ReadClient(const YamlValue& v, const Scenario& scenario) {
   if (auto r = m.Optional("replica")) {
     const std::int64_t n = r->Int64();
     if (n < 0 || n >= scenario.apiservers.replicas) {
-      r->Fail("must name an apiserver replica, 0 to " + std::to_string(scenario.apiservers.replicas - 1));
+      r->Fail("must name an apiserver replica, 0 to " +
+              std::to_string(scenario.apiservers.replicas - 1));
     }
     c.replica = static_cast<int>(n);
   }
   if (auto via = m.Optional("via")) {
-    if (via->String() != "gateway") via->Fail("the only intermediary is \"gateway\" (spec.gateway)");
+    if (via->String() != "gateway")
+      via->Fail("the only intermediary is \"gateway\" (spec.gateway)");
     if (!scenario.gateway.enabled) via->Fail("the scenario has no spec.gateway");
     c.via_gateway = true;
   }
@@ -520,9 +532,10 @@ void ReadResourcesFromMetrics(const YamlValue& v, Scenario* s) {
   if (!fs::exists(full)) v.Fail("no such file: " + full.string());
   s->resources_from_metrics = full.lexically_normal().string();
   for (ResourceSpec& r : ResourcesFromMetricsFile(s->resources_from_metrics)) {
-    const bool listed = std::any_of(s->resources.begin(), s->resources.end(), [&](const ResourceSpec& e) {
-      return e.resource == r.resource && e.api_group == r.api_group;
-    });
+    const bool listed =
+        std::any_of(s->resources.begin(), s->resources.end(), [&](const ResourceSpec& e) {
+          return e.resource == r.resource && e.api_group == r.api_group;
+        });
     if (!listed) s->resources.push_back(std::move(r));
   }
 }
@@ -660,13 +673,15 @@ Scenario ReadScenarioDocuments(std::vector<YAML::Node> docs, const std::string& 
                                const std::vector<std::string>& overrides) {
   if (docs.size() != 1) {
     throw InputError({path, docs.empty() ? 0 : 1, 0}, "",
-                     docs.empty() ? "the file is empty: expected one Scenario"
-                                  : "expected one Scenario document, found " + std::to_string(docs.size()));
+                     docs.empty()
+                         ? "the file is empty: expected one Scenario"
+                         : "expected one Scenario document, found " + std::to_string(docs.size()));
   }
   Scenario s;
   s.file = path;
   YamlValue root(docs[0], path, "");
-  if (!root.IsMap()) root.Fail("expected a Scenario (a mapping with apiVersion, kind, metadata, spec)");
+  if (!root.IsMap())
+    root.Fail("expected a Scenario (a mapping with apiVersion, kind, metadata, spec)");
   if (docs[0]["spec"] && docs[0]["spec"].IsMap()) {
     for (const std::string& o : overrides) ApplyOverride(docs[0]["spec"], o, &s);
   } else if (!overrides.empty()) {

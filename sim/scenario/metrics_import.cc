@@ -15,7 +15,8 @@ bool ParseLabels(std::string_view block, std::map<std::string, std::string>* lab
     while (i < block.size() && (block[i] == ' ' || block[i] == ',')) ++i;
     if (i >= block.size()) break;
     const size_t eq = block.find('=', i);
-    if (eq == std::string_view::npos || eq + 1 >= block.size() || block[eq + 1] != '"') return false;
+    if (eq == std::string_view::npos || eq + 1 >= block.size() || block[eq + 1] != '"')
+      return false;
     std::string name(block.substr(i, eq - i));
     std::string value;
     size_t j = eq + 2;
@@ -41,7 +42,8 @@ bool ParseLabels(std::string_view block, std::map<std::string, std::string>* lab
 constexpr double kMaxObjects = 1e15;
 constexpr double kMaxBytes = 1e18;
 
-std::vector<ResourceSpec> ResourcesFromMetricsText(std::string_view text, const std::string& source) {
+std::vector<ResourceSpec> ResourcesFromMetricsText(std::string_view text,
+                                                   const std::string& source) {
   struct Totals {
     double objects = 0, bytes = 0;
     bool has_bytes = false;
@@ -67,7 +69,8 @@ std::vector<ResourceSpec> ResourcesFromMetricsText(std::string_view text, const 
     size_t rest = name_end;
     if (rest != std::string::npos && line[rest] == '{') {
       const size_t close = line.find('}', rest);
-      if (close == std::string::npos || !ParseLabels(std::string_view(line).substr(rest + 1, close - rest - 1), &labels)) {
+      if (close == std::string::npos ||
+          !ParseLabels(std::string_view(line).substr(rest + 1, close - rest - 1), &labels)) {
         fail("malformed labels");
       }
       rest = close + 1;
@@ -91,7 +94,8 @@ std::vector<ResourceSpec> ResourcesFromMetricsText(std::string_view text, const 
     if (objects) {
       t.objects += value;
       if (t.objects > kMaxObjects) {
-        fail("more than 1e15 objects of " + gr + " (" + value_text + " here): no etcd holds so many");
+        fail("more than 1e15 objects of " + gr + " (" + value_text +
+             " here): no etcd holds so many");
       }
     } else {
       t.bytes += value;
@@ -108,7 +112,8 @@ std::vector<ResourceSpec> ResourcesFromMetricsText(std::string_view text, const 
     r.resource = key.second;
     r.objects = static_cast<std::int64_t>(std::llround(t.objects));
     if (t.has_bytes && r.objects > 0) {
-      r.average_bytes = static_cast<std::int64_t>(std::llround(t.bytes / static_cast<double>(r.objects)));
+      r.average_bytes =
+          static_cast<std::int64_t>(std::llround(t.bytes / static_cast<double>(r.objects)));
     }
     resources.push_back(std::move(r));
   }

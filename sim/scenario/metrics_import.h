@@ -19,7 +19,8 @@ namespace sim {
 // `average_bytes`; others keep ResourceSpec's default size. Sample lines that do not
 // parse are InputErrors at `source`:line; unrelated metrics are ignored. Several series
 // of one resource (several storage clusters) are summed.
-std::vector<ResourceSpec> ResourcesFromMetricsText(std::string_view text, const std::string& source);
+std::vector<ResourceSpec> ResourcesFromMetricsText(std::string_view text,
+                                                   const std::string& source);
 std::vector<ResourceSpec> ResourcesFromMetricsFile(const std::string& path);
 
 }  // namespace sim

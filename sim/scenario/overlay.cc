@@ -6,8 +6,7 @@ namespace sim {
 namespace {
 
 bool IsOverlayDocument(const YAML::Node& doc) {
-  return doc.IsMap() && doc["kind"] && doc["kind"].IsScalar() &&
-         doc["kind"].Scalar() == "Overlay";
+  return doc.IsMap() && doc["kind"] && doc["kind"].IsScalar() && doc["kind"].Scalar() == "Overlay";
 }
 
 void ReadOverlayDocument(const YamlValue& value, Overlay* overlay) {

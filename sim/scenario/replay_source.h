@@ -1,6 +1,6 @@
 // A source of recorded calls for the world to replay: the CSV trace of a `trace` traffic
-// item (sim/scenario/trace_replay.h) and a Kubernetes audit log (sim/scenario/audit_log.h) both hand the
-// world one row at a time, in arrival order, so that memory does not grow with the length
+// item (sim/scenario/trace_replay.h) and a Kubernetes audit log (sim/scenario/audit_log.h) both
+// hand the world one row at a time, in arrival order, so that memory does not grow with the length
 // of the recording: the world holds one pending row per source and asks for the next when
 // the virtual clock reaches it.
 #ifndef SIM_SCENARIO_REPLAY_SOURCE_H_
@@ -13,8 +13,8 @@ namespace sim {
 
 // One recorded call.
 struct ReplayRow {
-  apf::Nanos at = 0;       // virtual arrival time (already offset and scaled)
-  int client = -1;         // the scenario client that sends it; -1: the source's own client
+  apf::Nanos at = 0;        // virtual arrival time (already offset and scaled)
+  int client = -1;          // the scenario client that sends it; -1: the source's own client
   RequestTemplate request;  // service_time, when set, is the recorded service time
   int recorded_code = 0;    // the response code the recording saw (audit logs), 0 unknown
 };

@@ -17,8 +17,8 @@ struct RunBudget {
   // events, so the default leaves room for several such days in one run.
   static constexpr std::uint64_t kDefaultMaxEvents = 5'000'000'000;
   static constexpr double kDefaultMaxWallSeconds = 30 * 60;
-  std::uint64_t max_events = kDefaultMaxEvents;       // 0: no limit
-  double max_wall_seconds = kDefaultMaxWallSeconds;   // 0: no limit
+  std::uint64_t max_events = kDefaultMaxEvents;      // 0: no limit
+  double max_wall_seconds = kDefaultMaxWallSeconds;  // 0: no limit
 };
 
 // The calls a scenario's traffic will issue, client by client, from its rates, sweeps and

@@ -5,13 +5,13 @@
 #ifndef SIM_SCENARIO_SCENARIO_H_
 #define SIM_SCENARIO_SCENARIO_H_
 
+#include <yaml-cpp/yaml.h>
+
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <yaml-cpp/yaml.h>
 
 #include "apf/virtual_time.h"
 #include "sim/io/input_error.h"
@@ -46,10 +46,10 @@ struct RequestTemplate {
 };
 
 struct ServiceTimeRule {
-  std::vector<std::string> verbs;       // empty = any
-  std::vector<std::string> resources;   // empty = any
+  std::vector<std::string> verbs;      // empty = any
+  std::vector<std::string> resources;  // empty = any
   enum class Source { kAny, kCache, kEtcd };
-  Source source = Source::kAny;         // LIST served from the watch cache or from etcd
+  Source source = Source::kAny;  // LIST served from the watch cache or from etcd
   DurationDistribution time;
   apf::Nanos per_object = 0;  // added per object a LIST returns
   apf::Nanos per_kib = 0;     // added per KiB a LIST returns
@@ -100,12 +100,12 @@ struct TrafficSpec {
   Kind kind = Kind::kPoisson;
   apf::Nanos start = 0;
   apf::Nanos stop = apf::kNever;
-  double rate = 0;              // poisson, constant: calls per second per process
-  apf::Nanos every = 0;         // sweep period
-  apf::Nanos within = 0;        // sweep: spread over this window
-  std::int64_t count = 0;       // sweep: calls per period (0 with namespace each = one per namespace)
-  int workers = 0;              // closedLoop
-  DurationDistribution think;   // closedLoop
+  double rate = 0;         // poisson, constant: calls per second per process
+  apf::Nanos every = 0;    // sweep period
+  apf::Nanos within = 0;   // sweep: spread over this window
+  std::int64_t count = 0;  // sweep: calls per period (0 with namespace each = one per namespace)
+  int workers = 0;         // closedLoop
+  DurationDistribution think;          // closedLoop
   std::vector<RequestTemplate> calls;  // the call (or closedLoop's sequence)
   std::int64_t page_size = 500;        // informer
   std::string trace_file;              // trace
@@ -114,8 +114,8 @@ struct TrafficSpec {
 
 // What a replay read and what it left out (summary.json's `replay`).
 struct ReplayStats {
-  std::int64_t lines = 0;   // lines read
-  std::int64_t events = 0;  // calls replayed
+  std::int64_t lines = 0;                       // lines read
+  std::int64_t events = 0;                      // calls replayed
   std::map<std::string, std::int64_t> skipped;  // by reason: not-json, not-an-audit-event, ...
   std::map<int, std::int64_t> recorded_codes;   // responseStatus.code of replayed events
   std::int64_t identities = 0;
@@ -125,7 +125,7 @@ struct ReplayStats {
 // loader scans the file once to turn each identity into a client (named by its user).
 struct AuditLogSpec {
   bool enabled = false;
-  std::string file;  // resolved against the scenario's folder
+  std::string file;                    // resolved against the scenario's folder
   std::optional<apf::Nanos> from, to;  // requestReceivedTimestamp window, ns since the epoch
   double speed = 1;                    // arrivals come `speed` times faster
   std::vector<std::string> include_users, exclude_users;
@@ -141,7 +141,8 @@ struct AuditLogSpec {
 struct ClientSpec {
   std::string name;
   std::string user;  // may hold "{process}", replaced by the process index
-  std::vector<std::string> groups;  // as the authenticator gives them (system:authenticated included)
+  std::vector<std::string>
+      groups;  // as the authenticator gives them (system:authenticated included)
   int processes = 1;
   int replica = -1;  // pins every process's connection to this apiserver; -1: the balancer's choice
   bool via_gateway = false;  // each process is a browser session behind spec.gateway
@@ -155,10 +156,10 @@ struct ClientSpec {
 // anything reaches Kubernetes.
 struct GatewaySpec {
   bool enabled = false;
-  double session_request_rate = 20;        // -session-request-rate
-  int session_request_burst = 100;         // -session-request-burst
+  double session_request_rate = 20;          // -session-request-rate
+  int session_request_burst = 100;           // -session-request-burst
   int max_session_concurrent_requests = 64;  // -max-session-concurrent-requests
-  int max_concurrent_requests = 2000;      // -max-concurrent-requests (per gateway replica)
+  int max_concurrent_requests = 2000;        // -max-concurrent-requests (per gateway replica)
 };
 
 struct Mark {

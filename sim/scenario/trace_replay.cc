@@ -82,8 +82,9 @@ CsvTraceReader::CsvTraceReader(std::string path, std::string client_name, apf::N
     }
     break;
   }
-  Fail(1, "", "expected the header time,client,verb,apiGroup,resource,namespace,name,query,"
-              "serviceTime");
+  Fail(1, "",
+       "expected the header time,client,verb,apiGroup,resource,namespace,name,query,"
+       "serviceTime");
 }
 
 void CsvTraceReader::Fail(int column, const std::string& field, const std::string& message) const {
@@ -100,25 +101,29 @@ bool CsvTraceReader::Next(ReplayRow* row) {
       Fail(0, std::string(kColumns[open]), "unterminated quote");
     }
     if (fields_.size() != kColumns.size()) {
-      Fail(0, "", "expected " + std::to_string(kColumns.size()) + " fields, found " +
-                      std::to_string(fields_.size()));
+      Fail(0, "",
+           "expected " + std::to_string(kColumns.size()) + " fields, found " +
+               std::to_string(fields_.size()));
     }
     const std::optional<apf::Nanos> time = ParseDecimalSeconds(fields_[0]);
-    if (!time) Fail(1, "time", "expected seconds as a non-negative decimal number, found \"" +
-                                   fields_[0] + "\"");
+    if (!time)
+      Fail(1, "time",
+           "expected seconds as a non-negative decimal number, found \"" + fields_[0] + "\"");
     if (*time < last_time_) {
       Fail(1, "time", "rows must be in time order: " + fields_[0] + " comes after a later row");
     }
     last_time_ = *time;
     if (!fields_[1].empty() && fields_[1] != client_name_) {
-      Fail(0, "client", "the row names client \"" + fields_[1] + "\" but this trace belongs to \"" +
-                            client_name_ + "\"");
+      Fail(0, "client",
+           "the row names client \"" + fields_[1] + "\" but this trace belongs to \"" +
+               client_name_ + "\"");
     }
     static const std::set<std::string, std::less<>> kVerbs = {
         "get", "list", "watch", "create", "update", "patch", "delete", "deletecollection"};
     if (!kVerbs.count(fields_[2])) {
-      Fail(0, "verb", "unknown verb \"" + fields_[2] +
-                          "\" (get, list, watch, create, update, patch, delete, deletecollection)");
+      Fail(0, "verb",
+           "unknown verb \"" + fields_[2] +
+               "\" (get, list, watch, create, update, patch, delete, deletecollection)");
     }
     if (fields_[4].empty()) Fail(0, "resource", "must not be empty");
     RequestTemplate& r = row->request;
@@ -134,8 +139,8 @@ bool CsvTraceReader::Next(ReplayRow* row) {
     if (!fields_[8].empty()) {
       const std::optional<apf::Nanos> service = ParseDecimalSeconds(fields_[8]);
       if (!service) {
-        Fail(0, "serviceTime", "expected seconds as a non-negative decimal number, found \"" +
-                                   fields_[8] + "\"");
+        Fail(0, "serviceTime",
+             "expected seconds as a non-negative decimal number, found \"" + fields_[8] + "\"");
       }
       r.service_time = DurationDistribution{DurationDistribution::Kind::kConstant, *service, 0};
     }

@@ -7,13 +7,13 @@
 #include <cmath>
 #include <filesystem>
 
-#include "sim/report/expectations.h"
 #include "sim/io/input_error.h"
 #include "sim/io/output_file.h"
-#include "sim/scenario/overlay.h"
-#include "sim/workflows/run.h"
+#include "sim/report/expectations.h"
 #include "sim/scenario/flowcontrol.h"
 #include "sim/scenario/loader.h"
+#include "sim/scenario/overlay.h"
+#include "sim/workflows/run.h"
 
 namespace sim {
 namespace {
@@ -47,15 +47,14 @@ const std::vector<Figure>& LevelFigures() {
 }
 
 const std::vector<Figure>& ClientFigures() {
-  static const std::vector<Figure> kFigures = {
-      {"calls", "/calls", std::nullopt},
-      {"attempts", "/attempts", true},
-      {"succeeded", "/succeeded", false},
-      {"failed", "/failed", true},
-      {"http429", "/http429", true},
-      {"latencyP50Seconds", "/latencySeconds/p50", true},
-      {"latencyP99Seconds", "/latencySeconds/p99", true},
-      {"latencyMaxSeconds", "/latencySeconds/max", true}};
+  static const std::vector<Figure> kFigures = {{"calls", "/calls", std::nullopt},
+                                               {"attempts", "/attempts", true},
+                                               {"succeeded", "/succeeded", false},
+                                               {"failed", "/failed", true},
+                                               {"http429", "/http429", true},
+                                               {"latencyP50Seconds", "/latencySeconds/p50", true},
+                                               {"latencyP99Seconds", "/latencySeconds/p99", true},
+                                               {"latencyMaxSeconds", "/latencySeconds/max", true}};
   return kFigures;
 }
 
@@ -151,9 +150,10 @@ std::string Section(const std::string& title, const nlohmann::json& group,
     for (const auto& shown_figure : shown) {
       // Not a structured binding: clang 14 cannot capture one in the lambda below.
       const std::string& figure = shown_figure.first;
-      const Figure& f = *std::find_if(all.begin(), all.end(),
-                                      [&](const Figure& x) { return figure == x.name; });
-      row.push_back(FigureCell(group[name][figure], f, figure.find("Seconds") != std::string::npos));
+      const Figure& f =
+          *std::find_if(all.begin(), all.end(), [&](const Figure& x) { return figure == x.name; });
+      row.push_back(
+          FigureCell(group[name][figure], f, figure.find("Seconds") != std::string::npos));
     }
     rows.push_back(row);
   }
@@ -176,7 +176,7 @@ std::string Section(const std::string& title, const nlohmann::json& group,
     std::string line;
     for (std::size_t c = 0; c < row.size(); ++c) {
       const std::string padded = PadRight(row[c].text, widths[c] + (c + 1 < row.size() ? 2 : 0));
-      line += row[c].tone > 0 ? paint(padded, "\033[32m")
+      line += row[c].tone > 0   ? paint(padded, "\033[32m")
               : row[c].tone < 0 ? paint(padded, "\033[31m")
                                 : padded;
     }
@@ -216,10 +216,10 @@ nlohmann::json CompareSummaries(const nlohmann::json& before, const nlohmann::js
 
 std::string CompareTable(const nlohmann::json& c, bool colour) {
   std::string out;
-  const std::string title = fmt::format(
-      "before: {}   after: {}   (seed {}, the same traffic in both)",
-      c["before"]["scenario"].get<std::string>(), c["after"]["scenario"].get<std::string>(),
-      c["seed"].dump());
+  const std::string title =
+      fmt::format("before: {}   after: {}   (seed {}, the same traffic in both)",
+                  c["before"]["scenario"].get<std::string>(),
+                  c["after"]["scenario"].get<std::string>(), c["seed"].dump());
   out += colour ? fmt::format("\033[1m{}\033[0m\n\n", title) : fmt::format("{}\n\n", title);
   // Levels by their larger nominal limit, largest first, as `apfsim run` orders them.
   std::vector<std::pair<std::int64_t, std::string>> levels;
@@ -246,12 +246,12 @@ std::string CompareTable(const nlohmann::json& c, bool colour) {
   for (auto& [name, unused] : c["clients"].items()) client_order.push_back(name);
   out += '\n';
   out += Section("client", c["clients"], client_order, ClientFigures(),
-                        {{"calls", "calls"},
-                         {"failed", "failed"},
-                         {"http429", "429s"},
-                         {"latencyP50Seconds", "latency p50"},
-                         {"latencyP99Seconds", "latency p99"}},
-                        colour);
+                 {{"calls", "calls"},
+                  {"failed", "failed"},
+                  {"http429", "429s"},
+                  {"latencyP50Seconds", "latency p50"},
+                  {"latencyP99Seconds", "latency p99"}},
+                 colour);
   return out;
 }
 
@@ -259,8 +259,8 @@ CompareOutcome RunCompare(const CompareRequest& request) {
   if (!request.with_file.empty() && !request.overlay_files.empty()) {
     throw InputError({"--with", 0, 0}, "", "give --with or --overlay, not both");
   }
-  if (request.with_file.empty() && request.overlay_files.empty() && request.after_overrides.empty() &&
-      request.before_overrides.empty()) {
+  if (request.with_file.empty() && request.overlay_files.empty() &&
+      request.after_overrides.empty() && request.before_overrides.empty()) {
     throw InputError({"--with", 0, 0}, "",
                      "nothing to compare: give --with OTHER.yaml, --overlay FIX.yaml or "
                      "--after-set / --before-set PATH=VALUE");

@@ -1,7 +1,7 @@
 // `apfsim compare`: the same traffic under two configurations. The "before" run is the
 // scenario as given; the "after" run is another scenario (`--with`, normally the same
-// traffic with a fix), or the scenario with an overlay (sim/scenario/overlay.h) and/or extra `--set`
-// values. Both runs use the before run's seed, and client random streams are keyed by
+// traffic with a fix), or the scenario with an overlay (sim/scenario/overlay.h) and/or extra
+// `--set` values. Both runs use the before run's seed, and client random streams are keyed by
 // client name (sim/world/world.cc), so the clients send the same requests at the same instants
 // in both, and every difference comes from the configuration.
 #ifndef SIM_WORKFLOWS_COMPARE_H_
@@ -19,12 +19,12 @@ namespace sim {
 
 struct CompareRequest {
   std::string scenario_file;
-  std::string with_file;                     // --with: the after scenario ("" = the same)
-  std::vector<std::string> overlay_files;    // --overlay: applied to the after run
-  std::vector<std::string> overrides;        // --set: both runs
+  std::string with_file;                      // --with: the after scenario ("" = the same)
+  std::vector<std::string> overlay_files;     // --overlay: applied to the after run
+  std::vector<std::string> overrides;         // --set: both runs
   std::vector<std::string> before_overrides;  // --before-set: the before run only
   std::vector<std::string> after_overrides;   // --after-set: the after run only
-  std::optional<std::uint64_t> seed;         // default: the before scenario's
+  std::optional<std::uint64_t> seed;          // default: the before scenario's
   std::string out_dir;  // "": the runs go to a temporary folder, removed at the end
   RunBudget budget;     // for each of the two runs
 };

@@ -44,8 +44,10 @@ void SimulateInterrupt(int signal_number) {
 
 std::string SignalName(int signal_number) {
   switch (signal_number) {
-    case SIGINT: return "SIGINT";
-    case SIGTERM: return "SIGTERM";
+    case SIGINT:
+      return "SIGINT";
+    case SIGTERM:
+      return "SIGTERM";
   }
   return "signal " + std::to_string(signal_number);
 }

@@ -1,20 +1,19 @@
 #include "sim/workflows/run.h"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 
-#include <fmt/format.h>
-
 #include "sim/io/duration.h"
 #include "sim/report/expectations.h"
-#include "sim/workflows/interrupt.h"
-#include "sim/scenario/overlay.h"
 #include "sim/report/run_report.h"
 #include "sim/scenario/flowcontrol.h"
 #include "sim/scenario/loader.h"
+#include "sim/scenario/overlay.h"
+#include "sim/workflows/interrupt.h"
 #include "sim/world/world.h"
 
 namespace sim {
@@ -45,8 +44,8 @@ std::string HowFar(const Scenario& scenario, const World& world, double wall_sec
     all_calls += calls;
     if (busiest < 0 || calls > busiest_calls) busiest = c, busiest_calls = calls;
   }
-  const std::string stopped = fmt::format("the run was stopped by {} {}", limit,
-                                          HowFar(scenario, world, wall_seconds));
+  const std::string stopped =
+      fmt::format("the run was stopped by {} {}", limit, HowFar(scenario, world, wall_seconds));
   if (busiest < 0 || all_calls == 0) {
     throw InputError({scenario.file, 0, 0}, "", stopped + "; no client had issued a call");
   }
@@ -137,10 +136,10 @@ RunOutcome RunScenario(const RunRequest& request) {
   }
   if (stop == StopReason::kStopRequested && PendingInterrupt() != 0) {
     const int signal_number = PendingInterrupt();
-    throw RunInterrupted(signal_number,
-                         fmt::format("{}: interrupted by {} {}; no output of this run was written",
-                                     scenario.name, SignalName(signal_number),
-                                     HowFar(scenario, world, WallSeconds(wall_start))));
+    throw RunInterrupted(
+        signal_number,
+        fmt::format("{}: interrupted by {} {}; no output of this run was written", scenario.name,
+                    SignalName(signal_number), HowFar(scenario, world, WallSeconds(wall_start))));
   }
   report.Commit();
   outcome.summary = report.Summary();

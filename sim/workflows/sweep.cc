@@ -14,11 +14,11 @@
 #include <thread>
 
 #include "sim/io/input_error.h"
-#include "sim/workflows/interrupt.h"
 #include "sim/io/output_file.h"
-#include "sim/workflows/run.h"
 #include "sim/scenario/flowcontrol.h"
 #include "sim/scenario/loader.h"
+#include "sim/workflows/interrupt.h"
+#include "sim/workflows/run.h"
 
 namespace sim {
 namespace {
@@ -231,10 +231,12 @@ std::string SweepCsv(const std::vector<SweepAxis>& axes,
   if (with_index) header.push_back("grid_index");
   for (const SweepAxis& a : axes) header.push_back(a.path);
   for (const std::string& l : levels) {
-    for (const auto& [column, unused] : LevelColumns()) header.push_back("level." + l + "." + column);
+    for (const auto& [column, unused] : LevelColumns())
+      header.push_back("level." + l + "." + column);
   }
   for (const std::string& c : clients) {
-    for (const auto& [column, unused] : ClientColumns()) header.push_back("client." + c + "." + column);
+    for (const auto& [column, unused] : ClientColumns())
+      header.push_back("client." + c + "." + column);
   }
   out += fmt::format("{}\n", fmt::join(header, ","));
   for (std::size_t k = 0; k < indices.size(); ++k) {
@@ -245,8 +247,8 @@ std::string SweepCsv(const std::vector<SweepAxis>& axes,
     for (const std::string& l : levels) {
       const bool has = s["priorityLevels"].contains(l);
       for (const auto& [unused, pointer] : LevelColumns()) {
-        row.push_back(has ? CsvCell(s["priorityLevels"][l].value(nlohmann::json::json_pointer(pointer),
-                                                              nlohmann::json()))
+        row.push_back(has ? CsvCell(s["priorityLevels"][l].value(
+                                nlohmann::json::json_pointer(pointer), nlohmann::json()))
                           : "");
       }
     }
@@ -254,7 +256,7 @@ std::string SweepCsv(const std::vector<SweepAxis>& axes,
       const bool has = s["clients"].contains(c);
       for (const auto& [unused, pointer] : ClientColumns()) {
         row.push_back(has ? CsvCell(s["clients"][c].value(nlohmann::json::json_pointer(pointer),
-                                                         nlohmann::json()))
+                                                          nlohmann::json()))
                           : "");
       }
     }
@@ -322,7 +324,8 @@ SweepOutcome RunSweep(const SweepRequest& request) {
       if (request.progress) request.progress(finished, indices.size());
     }
   };
-  int jobs = request.jobs > 0 ? request.jobs : static_cast<int>(std::thread::hardware_concurrency());
+  int jobs =
+      request.jobs > 0 ? request.jobs : static_cast<int>(std::thread::hardware_concurrency());
   jobs = std::max(1, std::min<int>(jobs, static_cast<int>(indices.size())));
   std::vector<std::thread> threads;
   for (int t = 0; t < jobs; ++t) threads.emplace_back(worker);
@@ -340,8 +343,8 @@ SweepOutcome RunSweep(const SweepRequest& request) {
   outcome.runs = indices.size();
   if (request.shard) {
     outcome.csv_path = outcome.out_dir + "/" + PartFileName(shard);
-    outcome.csv = PartFirstLine(shard, grid.size()) +
-                  SweepCsv(request.axes, grid, indices, summaries, true);
+    outcome.csv =
+        PartFirstLine(shard, grid.size()) + SweepCsv(request.axes, grid, indices, summaries, true);
   } else {
     outcome.csv_path = outcome.out_dir + "/sweep.csv";
     outcome.csv = SweepCsv(request.axes, grid, indices, summaries, false);
@@ -366,8 +369,8 @@ std::string MergeSweepParts(const std::vector<std::string>& texts,
     int index = 0, n = 0;
     std::size_t g = 0;
     char tail = 0;
-    if (std::sscanf(line.c_str(), "# apfsim sweep part %d/%d of %zu grid points%c", &index, &n,
-                    &g, &tail) != 3) {
+    if (std::sscanf(line.c_str(), "# apfsim sweep part %d/%d of %zu grid points%c", &index, &n, &g,
+                    &tail) != 3) {
       throw InputError({name, 1, 1}, "",
                        "not a sweep part (the first line of a part written by apfsim sweep "
                        "--shard is \"# apfsim sweep part I/N of G grid points\")");
@@ -424,8 +427,8 @@ std::string MergeSweepParts(const std::vector<std::string>& texts,
   }
   if (rows.size() != *grid_size) {
     Fail("sweep merge", "",
-         fmt::format("the parts hold {} of the {} grid points (a part was cut short?)",
-                     rows.size(), *grid_size));
+         fmt::format("the parts hold {} of the {} grid points (a part was cut short?)", rows.size(),
+                     *grid_size));
   }
   std::string out = header + "\n";
   for (const auto& [unused, row] : rows) out += row + "\n";

@@ -15,9 +15,9 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "sim/scenario/run_budget.h"
-#include <vector>
 
 namespace sim {
 
@@ -52,8 +52,8 @@ struct SweepRequest {
   std::vector<std::string> overrides;  // --set, applied to every point before the axes
   std::optional<std::uint64_t> seed;
   std::vector<SweepAxis> axes;
-  int jobs = 0;          // runs at once; 0: one per core
-  std::string out_dir;   // "": out/<scenario name>-sweep
+  int jobs = 0;         // runs at once; 0: one per core
+  std::string out_dir;  // "": out/<scenario name>-sweep
   std::optional<SweepShard> shard;
   bool timelines = false;  // also write each run's timeline.csv and clients.csv
   // Called after each finished run with (finished, total), from a worker thread but never

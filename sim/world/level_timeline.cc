@@ -19,9 +19,12 @@ double GaugeIntegral::CloseInterval(apf::Nanos start, apf::Nanos end) {
 
 const char* RejectionName(Rejection r) {
   switch (r) {
-    case Rejection::kQueueFull: return "queue-full";
-    case Rejection::kTimeOut: return "time-out";
-    case Rejection::kConcurrencyLimit: return "concurrency-limit";
+    case Rejection::kQueueFull:
+      return "queue-full";
+    case Rejection::kTimeOut:
+      return "time-out";
+    case Rejection::kConcurrencyLimit:
+      return "concurrency-limit";
   }
   return "?";
 }

@@ -17,13 +17,14 @@ apf::Nanos SampleDuration(const DurationDistribution& d, Random& rng) {
   using Kind = DurationDistribution::Kind;
   double ns = 0;
   switch (d.kind) {
-    case Kind::kConstant: return d.value;
+    case Kind::kConstant:
+      return d.value;
     case Kind::kExponential:
       ns = d.value > 0 ? rng.Exponential(1.0 / static_cast<double>(d.value)) : 0;
       break;
     case Kind::kLognormal:
       ns = d.value > 0 ? rng.LognormalMedianP99(static_cast<double>(d.value),
-                                                 static_cast<double>(std::max(d.value, d.value2)))
+                                                static_cast<double>(std::max(d.value, d.value2)))
                        : 0;
       break;
     case Kind::kUniform:
@@ -76,7 +77,8 @@ std::vector<ServiceTimeRule> ServiceTimeModel::Defaults() {
   using apf::kMillisecond;
   return {
       Rule({"get"}, Lognormal(2 * kMillisecond, 20 * kMillisecond)),
-      Rule({"list"}, Lognormal(5 * kMillisecond, 50 * kMillisecond), 5 * kMicrosecond, kMicrosecond),
+      Rule({"list"}, Lognormal(5 * kMillisecond, 50 * kMillisecond), 5 * kMicrosecond,
+           kMicrosecond),
       Rule({"watch"}, {DurationDistribution::Kind::kConstant, kMillisecond, 0}, 5 * kMicrosecond,
            kMicrosecond),
       Rule({}, Lognormal(8 * kMillisecond, 60 * kMillisecond)),

@@ -11,8 +11,8 @@
 #include "apf/long_running.h"
 #include "apf/shuffle_sharding.h"
 #include "apf/work_estimator.h"
-#include "sim/scenario/audit_log.h"
 #include "sim/io/duration.h"
+#include "sim/scenario/audit_log.h"
 #include "sim/scenario/trace_replay.h"
 
 namespace sim {
@@ -110,8 +110,8 @@ struct World::Generator {
   std::int64_t period = 0;  // sweep: the current period
   std::int64_t item = 0;    // sweep: the next call in the period; closedLoop: the next call
   std::int64_t per_period = 0;
-  bool listing = true;      // informer: listing (else watching)
-  int failures = 0;         // informer and watch: consecutive failures, for the backoff
+  bool listing = true;  // informer: listing (else watching)
+  int failures = 0;     // informer and watch: consecutive failures, for the backoff
   // trace and spec.auditLog: the recording and its next row. A trace's rows go round-robin
   // to its client's processes; an audit log's rows to the first process of the row's client.
   std::unique_ptr<ReplaySource> replay;
@@ -130,7 +130,7 @@ struct World::Call {
   apf::Nanos issued = 0;
   int attempt = -1;  // the attempt in flight
   EventHandle wake, abort;
-  int replay_request = -1;  // its slot in replay_requests_, -1 when not replayed
+  int replay_request = -1;   // its slot in replay_requests_, -1 when not replayed
   std::uint64_t serial = 0;  // the call's number in the run, for traces
 };
 
@@ -147,12 +147,12 @@ struct World::Attempt {
   int seats = 0;
   apf::Nanos arrived = 0;
   EventHandle timeout;
-  bool answered = false;        // the client has its answer, or gave up
+  bool answered = false;  // the client has its answer, or gave up
   bool executing = false;
   bool pending_release = false;  // seats held through the additional latency
   bool watch_open = false;
-  bool event_rejected = false;   // refused by EventRateLimit at admission
-  bool via_gateway = false;      // counted in the gateway's bounds until answered
+  bool event_rejected = false;  // refused by EventRateLimit at admission
+  bool via_gateway = false;     // counted in the gateway's bounds until answered
   apf::WatchTracker::Registration registration;
   // What --trace writes about the attempt (kept only when `traced`).
   bool traced = false;
@@ -176,10 +176,10 @@ void World::DispatchListener::OnDispatched(apf::Nanos now, std::uint64_t id) {
   assert(a.live && a.generation == static_cast<std::uint32_t>(id >> 32));
   world_->engine_.Cancel(a.timeout);
   a.dispatched = now;
-  world_->replicas_[replica_]->timelines[a.handle.level].OnDispatched(now - a.arrived,
-                                                                      a.seats);
+  world_->replicas_[replica_]->timelines[a.handle.level].OnDispatched(now - a.arrived, a.seats);
   world_->metrics_.At(replica_, a.handle.level, a.flow_schema).dispatched++;
-  world_->metrics_.At(replica_, a.handle.level, a.flow_schema).wait_executed.Observe(now - a.arrived);
+  world_->metrics_.At(replica_, a.handle.level, a.flow_schema)
+      .wait_executed.Observe(now - a.arrived);
   world_->StartExecution(now, static_cast<int>(slot));
   world_->NoteLevel(now, replica_, a.handle.level);
 }
@@ -274,9 +274,9 @@ void World::Build() {
     auto it = api.feature_gates.find(name);
     return it == api.feature_gates.end() ? fallback : it->second;
   };
-  fc.estimator = apf::DefaultWorkEstimatorConfig(gate("SizeBasedListCostEstimate", true),
-                                                 gate("WatchList", true),
-                                                 api.consistent_list_from_cache);
+  fc.estimator =
+      apf::DefaultWorkEstimatorConfig(gate("SizeBasedListCostEstimate", true),
+                                      gate("WatchList", true), api.consistent_list_from_cache);
   for (int r = 0; r < api.replicas; ++r) {
     auto replica = std::make_unique<Replica>();
     replica->index = r;
@@ -309,7 +309,8 @@ void World::Build() {
       }
       rep.event_rate_limit = std::make_unique<apf::EventRateLimit>(erl);
     }
-    if (api.enable_priority_and_fairness) engine_.At(0, Event{kAdjust, static_cast<std::uint32_t>(r), 0});
+    if (api.enable_priority_and_fairness)
+      engine_.At(0, Event{kAdjust, static_cast<std::uint32_t>(r), 0});
     engine_.At(apf::ObjectCountTracker::kDefaultCountPollPeriod,
                Event{kObjectPoll, static_cast<std::uint32_t>(r), 0});
   }
@@ -419,8 +420,8 @@ void World::BuildClients() {
         proc.bucket = std::make_unique<TokenBucket>(spec.client_go.qps, spec.client_go.burst);
       }
       if (spec.via_gateway) {
-        proc.session_bucket = std::make_unique<TokenBucket>(scenario_.gateway.session_request_rate,
-                                                            scenario_.gateway.session_request_burst);
+        proc.session_bucket = std::make_unique<TokenBucket>(
+            scenario_.gateway.session_request_rate, scenario_.gateway.session_request_burst);
       }
       Random placement(scenario_.seed, spec.name + "/" + std::to_string(p) + "/connection");
       proc.replica = spec.replica >= 0 ? spec.replica
@@ -468,9 +469,10 @@ void World::BuildClients() {
             const RequestTemplate& rt = t.calls[0];
             const int res = gen.calls[0]->resource;
             gen.per_period = t.count;
-            if (gen.per_period == 0 && rt.namespace_choice == RequestTemplate::NamespaceChoice::kEach &&
-                res >= 0) {
-              gen.per_period = static_cast<std::int64_t>(scenario_.resources[res].namespace_names.size());
+            if (gen.per_period == 0 &&
+                rt.namespace_choice == RequestTemplate::NamespaceChoice::kEach && res >= 0) {
+              gen.per_period =
+                  static_cast<std::int64_t>(scenario_.resources[res].namespace_names.size());
             }
             if (gen.per_period <= 0) gen.per_period = 1;
           }
@@ -517,8 +519,8 @@ void World::IssueReplayed(apf::Nanos now, int g) {
     r.compiled.call_options.max_retries = spec.client_go.max_retries;
     r.compiled.call_options.timeout_ns = spec.client_go.timeout;
     // A trace's rows take turns over its client's processes.
-    const int process = clients_[client].first_process +
-                        static_cast<int>(gen.item++ % std::max(1, spec.processes));
+    const int process =
+        clients_[client].first_process + static_cast<int>(gen.item++ % std::max(1, spec.processes));
     ++replayed_calls_;
     IssueCall(now, process, r.compiled, -1, -1, 0, static_cast<int>(slot));
   }
@@ -622,8 +624,8 @@ void World::ApplyStep(apf::Nanos now, int c, const CallStep& step) {
   Call& call = calls_[c];
   switch (step.action) {
     case CallAction::kWait:
-      call.wake = engine_.At(std::max(step.wake_at_ns, now),
-                             Event{kCallWake, 0, Ref(c, call.generation)});
+      call.wake =
+          engine_.At(std::max(step.wake_at_ns, now), Event{kCallWake, 0, Ref(c, call.generation)});
       break;
     case CallAction::kSend:
       SendAttempt(now, c, step);
@@ -656,7 +658,6 @@ int World::PickReplica(const Process& process) {
   return process.replica;
 }
 
-
 void World::SendAttempt(apf::Nanos now, int c, const CallStep& step) {
   Call& call = calls_[c];
   const Process& proc = processes_[call.process];
@@ -683,7 +684,8 @@ void World::SendAttempt(apf::Nanos now, int c, const CallStep& step) {
   ++attempts_total_;
   clients_[proc.client].timeline.OnAttempt();
   if (step.abort_at_ns != apf::kNever) {
-    call.abort = engine_.At(std::max(step.abort_at_ns, now), Event{kCallAbort, 0, Ref(c, call.generation)});
+    call.abort =
+        engine_.At(std::max(step.abort_at_ns, now), Event{kCallAbort, 0, Ref(c, call.generation)});
   }
   if (clients_[proc.client].spec->via_gateway && !PassGateway(now, static_cast<int>(slot))) return;
   Replica& rep = *replicas_[a.replica];
@@ -749,9 +751,10 @@ void World::OnAdmitted(apf::Nanos now, int ai, const apf::Admission& admission) 
   switch (admission.outcome) {
     case Outcome::kRejected: {
       if (level >= 0) {
-        const Rejection reason = admission.reason == apf::RejectReason::kQueueFull ? Rejection::kQueueFull
-                                 : admission.reason == apf::RejectReason::kTimeOut ? Rejection::kTimeOut
-                                                                                   : Rejection::kConcurrencyLimit;
+        const Rejection reason =
+            admission.reason == apf::RejectReason::kQueueFull ? Rejection::kQueueFull
+            : admission.reason == apf::RejectReason::kTimeOut ? Rejection::kTimeOut
+                                                              : Rejection::kConcurrencyLimit;
         rep.timelines[level].OnRejected(reason);
         NoteLevel(now, a.replica, level);
         if (rep.flow_control->apf_enabled()) {
@@ -792,7 +795,8 @@ void World::OnAdmitted(apf::Nanos now, int ai, const apf::Admission& admission) 
       StartExecution(now, ai);
       return;
     case Outcome::kWaiting:
-      a.timeout = engine_.At(admission.wait_deadline, Event{kWaitTimeout, 0, Ref(ai, a.generation)});
+      a.timeout =
+          engine_.At(admission.wait_deadline, Event{kWaitTimeout, 0, Ref(ai, a.generation)});
       NoteLevel(now, a.replica, level);
       return;
   }
@@ -891,9 +895,8 @@ void World::OnExecDone(apf::Nanos now, int ai) {
   if (opens_watch) {
     a.watch_open = true;
     Random& rng = rep.service_rng;
-    const apf::Nanos lifetime = apf::WatchLifetime(call.info.query.timeout_seconds,
-                                                   scenario_.apiservers.min_request_timeout,
-                                                   rng.Uniform01());
+    const apf::Nanos lifetime = apf::WatchLifetime(
+        call.info.query.timeout_seconds, scenario_.apiservers.min_request_timeout, rng.Uniform01());
     engine_.At(now + lifetime, Event{kWatchEnd, 0, Ref(ai, a.generation)});
   }
   if (!a.answered) {
@@ -1078,9 +1081,9 @@ void World::NoteLevel(apf::Nanos now, int replica, int level) {
   if (level < 0) return;
   Replica& rep = *replicas_[replica];
   const apf::LevelCounts s = rep.flow_control->counts(level);
-  rep.timelines[level].SetState(now, static_cast<int>(s.executing_requests),
-                                static_cast<int>(s.executing_seats),
-                                static_cast<int>(s.waiting_requests), static_cast<int>(s.waiting_seats));
+  rep.timelines[level].SetState(
+      now, static_cast<int>(s.executing_requests), static_cast<int>(s.executing_seats),
+      static_cast<int>(s.waiting_requests), static_cast<int>(s.waiting_seats));
 }
 
 void World::OnInterval(apf::Nanos now) {
@@ -1126,12 +1129,14 @@ void World::HandleEvent(apf::Nanos now, const Event& event) {
   auto call_of = [&](std::uint64_t ref) -> int {
     const std::uint32_t slot = static_cast<std::uint32_t>(ref);
     const Call& c = calls_[slot];
-    return c.live && c.generation == static_cast<std::uint32_t>(ref >> 32) ? static_cast<int>(slot) : -1;
+    return c.live && c.generation == static_cast<std::uint32_t>(ref >> 32) ? static_cast<int>(slot)
+                                                                           : -1;
   };
   auto attempt_of = [&](std::uint64_t ref) -> int {
     const std::uint32_t slot = static_cast<std::uint32_t>(ref);
     const Attempt& a = attempts_[slot];
-    return a.live && a.generation == static_cast<std::uint32_t>(ref >> 32) ? static_cast<int>(slot) : -1;
+    return a.live && a.generation == static_cast<std::uint32_t>(ref >> 32) ? static_cast<int>(slot)
+                                                                           : -1;
   };
   switch (static_cast<EventKind>(event.kind)) {
     case kGenerate:
@@ -1231,7 +1236,8 @@ void World::EmitTrace(int ai) {
   line["user"] = proc.user.name;
   line["verb"] = info.verb;
   if (info.is_resource_request) {
-    line["resource"] = info.api_group.empty() ? info.resource : info.resource + "." + info.api_group;
+    line["resource"] =
+        info.api_group.empty() ? info.resource : info.resource + "." + info.api_group;
     if (!info.subresource.empty()) line["subresource"] = info.subresource;
     line["namespace"] = info.namespace_name;
     line["name"] = info.name;
@@ -1240,7 +1246,8 @@ void World::EmitTrace(int ai) {
   }
   line["replica"] = a.replica;
   const apf::FlowControl& fc = *replicas_[a.replica]->flow_control;
-  if (a.flow_schema >= 0 && config_ && a.flow_schema < static_cast<int>(config_->flow_schemas.size())) {
+  if (a.flow_schema >= 0 && config_ &&
+      a.flow_schema < static_cast<int>(config_->flow_schemas.size())) {
     const apf::FlowSchema& schema = config_->flow_schemas[a.flow_schema];
     line["flowSchema"] = schema.metadata.name;
     const int level_index = config_->flow_schema_level[a.flow_schema];
@@ -1282,12 +1289,12 @@ void World::EmitTrace(int ai) {
 }
 
 StopReason World::Run() {
-  const StopReason reason =
-      engine_.Run(RunLimits{.end_time = scenario_.duration,
-                            .max_events = options_.max_events,
-                            .keep_going = options_.keep_going});
+  const StopReason reason = engine_.Run(RunLimits{.end_time = scenario_.duration,
+                                                  .max_events = options_.max_events,
+                                                  .keep_going = options_.keep_going});
   const apf::Nanos end = engine_.now();
-  while (interval_start_ + scenario_.interval <= end) OnInterval(interval_start_ + scenario_.interval);
+  while (interval_start_ + scenario_.interval <= end)
+    OnInterval(interval_start_ + scenario_.interval);
   if (end > interval_start_) OnInterval(end);
   return reason;
 }

@@ -21,17 +21,17 @@
 #include "apf/flow_control.h"
 #include "apf/flowcontrol_config.h"
 #include "apf/object_count_tracker.h"
-#include "sim/world/backend.h"
-#include "sim/world/flow_metrics.h"
 #include "sim/clients/client_call.h"
+#include "sim/clients/token_bucket.h"
 #include "sim/engine/engine.h"
-#include "sim/world/level_timeline.h"
 #include "sim/engine/random.h"
+#include "sim/engine/slot_pool.h"
 #include "sim/scenario/replay_source.h"
 #include "sim/scenario/scenario.h"
+#include "sim/world/backend.h"
+#include "sim/world/flow_metrics.h"
+#include "sim/world/level_timeline.h"
 #include "sim/world/service_time.h"
-#include "sim/engine/slot_pool.h"
-#include "sim/clients/token_bucket.h"
 
 namespace sim {
 

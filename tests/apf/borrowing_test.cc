@@ -22,9 +22,8 @@
 //     test-pl1 could lend 8.
 // The quiet level's 6 clients always execute (its limit never drops below 6), so it
 // averages 6.
-#include <catch2/catch.hpp>
-
 #include <array>
+#include <catch2/catch.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -125,8 +124,8 @@ class BorrowingHarness final : public sim::EventHandler, public apf::FlowControl
     std::array<double, 2> averages{};
     for (int flow = 0; flow < 2; ++flow) {
       Advance(flow, engine_.now());
-      averages[flow] = static_cast<double>(integrals_[flow].executing_ns) /
-                       static_cast<double>(measured);
+      averages[flow] =
+          static_cast<double>(integrals_[flow].executing_ns) / static_cast<double>(measured);
     }
     return averages;
   }
@@ -179,12 +178,17 @@ class BorrowingHarness final : public sim::EventHandler, public apf::FlowControl
         const apf::Admission a = filter_.Start(now, client, users_[c.flow], request_, std::nullopt);
         c.handle = a.handle;
         switch (a.outcome) {
-          case apf::Admission::Outcome::kExecuting: BeginExecution(now, client); break;
-          case apf::Admission::Outcome::kWaiting: break;  // waits are far below 15 s here
+          case apf::Admission::Outcome::kExecuting:
+            BeginExecution(now, client);
+            break;
+          case apf::Admission::Outcome::kWaiting:
+            break;  // waits are far below 15 s here
           case apf::Admission::Outcome::kRejected:
             engine_.At(now + kRetryAfterReject, {kCall, 0, client});
             break;
-          case apf::Admission::Outcome::kBypass: FAIL("GET /foobar is subject to APF"); break;
+          case apf::Admission::Outcome::kBypass:
+            FAIL("GET /foobar is subject to APF");
+            break;
         }
         break;
       }

@@ -12,8 +12,8 @@
 #include "apf/bootstrap_ensurer.h"
 #include "apf/flow_hash.h"
 #include "apf/user_info.h"
-#include "sim/flowcontrol/loader.h"
 #include "sim/engine/random.h"
+#include "sim/flowcontrol/loader.h"
 #include "tests/support/request_support.h"
 
 using apf::Classification;

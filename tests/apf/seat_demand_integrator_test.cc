@@ -1,15 +1,15 @@
 // The seat-demand integrator (APF-SPEC 3.3, fairqueuing/integrator.go), on demand
 // histories whose moments are computed by hand in the comments.
+#include "apf/seat_demand_integrator.h"
+
 #include <catch2/catch.hpp>
 #include <cmath>
-
-#include "apf/seat_demand_integrator.h"
 
 using apf::kSecond;
 
 TEST_CASE("seat demand integrates time-weighted mean, deviation and max", "[integrator]") {
   apf::SeatDemandIntegrator igr(0);
-  igr.Set(0, 10);           // 10 seats for 2 s
+  igr.Set(0, 10);            // 10 seats for 2 s
   igr.Set(2 * kSecond, 30);  // 30 seats for 2 s
   auto r = igr.Reset(4 * kSecond);
   // mean = (10*2 + 30*2)/4 = 20; E[X^2] = (100*2 + 900*2)/4 = 500; var = 500 - 400 = 100.

@@ -1,10 +1,10 @@
 // SeatSeconds arithmetic, against the spot values of APF-SPEC appendix A and the
 // conventions of section 0.2.
+#include "apf/seat_seconds.h"
+
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdint>
-
-#include "apf/seat_seconds.h"
 
 using apf::kMillisecond;
 using apf::kSecond;
@@ -15,7 +15,8 @@ TEST_CASE("SeatSeconds spot values of appendix A", "[seatseconds]") {
   CHECK(apf::SeatSecondsString(300000) == "0.00300000ss");
   CHECK(apf::SeatsTimesDuration(10, 3 * kMillisecond) == 3000000);
   // A write of {1 seat, final 10 seats for 50 ms}: 300 000 + 50 000 000 units.
-  CHECK(apf::SeatsTimesDuration(1, 3 * kMillisecond) + apf::SeatsTimesDuration(10, 50 * kMillisecond) ==
+  CHECK(apf::SeatsTimesDuration(1, 3 * kMillisecond) +
+            apf::SeatsTimesDuration(10, 50 * kMillisecond) ==
         50300000);
   // R at ratio 600 for one second advances 600 seat-seconds.
   CHECK(apf::SeatsTimesDuration(600, kSecond) == 60000000000ULL);
@@ -23,8 +24,8 @@ TEST_CASE("SeatSeconds spot values of appendix A", "[seatseconds]") {
 }
 
 TEST_CASE("SeatsTimesDuration rounds half away from zero and wraps negatives", "[seatseconds]") {
-  CHECK(apf::SeatsTimesDuration(1, 15) == 2);   // 1.5 units -> 2
-  CHECK(apf::SeatsTimesDuration(1, 25) == 3);   // 2.5 units -> 3, not banker's 2
+  CHECK(apf::SeatsTimesDuration(1, 15) == 2);  // 1.5 units -> 2
+  CHECK(apf::SeatsTimesDuration(1, 25) == 3);  // 2.5 units -> 3, not banker's 2
   CHECK(apf::SeatsTimesDuration(1, -25) == static_cast<apf::SeatSeconds>(-3));  // wraps
   apf::SeatSeconds r = 1000;
   r -= apf::SeatsTimesDuration(1, -100);  // subtracting a wrapped -10 adds 10

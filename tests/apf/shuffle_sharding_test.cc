@@ -8,8 +8,8 @@
 #include <set>
 #include <vector>
 
-#include "sim/model/dealer.h"
 #include "sim/engine/random.h"
+#include "sim/model/dealer.h"
 
 using apf::Dealer;
 using apf::Hand;

@@ -1,8 +1,9 @@
 // Fuzz target: an audit log (sim/scenario/audit_log.h): the loader's scan, then the replay's read
 // of every event with the identities the scan found as clients.
+#include "sim/scenario/audit_log.h"
+
 #include <map>
 
-#include "sim/scenario/audit_log.h"
 #include "tests/fuzz/fuzz_support.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -38,10 +38,9 @@ int RunFuzzInput(Read&& read) {
 // For readers that take a file (traces, audit logs, overlays): writes the input to a file
 // of this process in the temporary folder, replaced by each input, and returns its path.
 inline std::string WriteInputFile(std::string_view text, const std::string& extension) {
-  static const std::string path =
-      (std::filesystem::temp_directory_path() /
-       ("apfsim-fuzz-" + std::to_string(::getpid()) + extension))
-          .string();
+  static const std::string path = (std::filesystem::temp_directory_path() /
+                                   ("apfsim-fuzz-" + std::to_string(::getpid()) + extension))
+                                      .string();
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out.write(text.data(), static_cast<std::streamsize>(text.size()));
   return path;

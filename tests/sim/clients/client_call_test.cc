@@ -10,8 +10,8 @@
 #include <optional>
 #include <vector>
 
-#include "sim/engine/random.h"
 #include "sim/clients/token_bucket.h"
+#include "sim/engine/random.h"
 
 using apf::kMillisecond;
 using apf::kNever;

@@ -1,12 +1,13 @@
 // The event queue against a deliberately simple reference (a std::multimap keyed by
 // (time, sequence)): on long random schedules with cancellations, both must fire the same
 // events in the same order.
+#include "sim/engine/event_queue.h"
+
 #include <catch2/catch.hpp>
 #include <map>
 #include <vector>
 
 #include "sim/engine/engine.h"
-#include "sim/engine/event_queue.h"
 #include "sim/engine/random.h"
 
 namespace {

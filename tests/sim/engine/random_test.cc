@@ -1,11 +1,11 @@
 // The random streams: the generator matches the xoshiro256** reference, fixed seeds give
 // fixed numbers (so any compiler and library reproduce a run), named streams are
 // independent, and each distribution has the moments it should.
+#include "sim/engine/random.h"
+
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <vector>
-
-#include "sim/engine/random.h"
 
 TEST_CASE("xoshiro256** matches the reference implementation", "[random]") {
   // State {1, 2, 3, 4}: the first outputs of Blackman and Vigna's xoshiro256starstar.c.

@@ -1,9 +1,9 @@
 // Durations parse and print as Go's time.ParseDuration and Duration.String do; the
 // expected strings are Go's own outputs for the same values.
+#include "sim/io/duration.h"
+
 #include <catch2/catch.hpp>
 #include <string>
-
-#include "sim/io/duration.h"
 
 using apf::kMillisecond;
 using apf::kSecond;

@@ -1,11 +1,12 @@
 // Output files appear whole or not at all.
+#include "sim/io/output_file.h"
+
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "sim/io/input_error.h"
-#include "sim/io/output_file.h"
 
 namespace fs = std::filesystem;
 

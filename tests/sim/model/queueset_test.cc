@@ -1,5 +1,7 @@
 // `apfsim model queueset` and `apfsim model dealer`: the replay's event order, its output
 // fields, its input checks, and the commands end to end.
+#include "sim/model/queueset.h"
+
 #include <sys/wait.h>
 
 #include <catch2/catch.hpp>
@@ -9,7 +11,6 @@
 #include <string>
 
 #include "sim/io/input_error.h"
-#include "sim/model/queueset.h"
 
 using nlohmann::json;
 

@@ -2,6 +2,8 @@
 // the strict reading of assertions with file:line:column errors, windowed values on a
 // scenario small enough to work out by hand (tests/fixtures/check/windows.yaml), and the
 // command's exit codes and JUnit report.
+#include "sim/report/expectations.h"
+
 #include <sys/wait.h>
 
 #include <catch2/catch.hpp>
@@ -10,10 +12,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "sim/report/expectations.h"
 #include "sim/report/junit.h"
-#include "sim/workflows/run.h"
 #include "sim/scenario/loader.h"
+#include "sim/workflows/run.h"
 
 namespace fs = std::filesystem;
 using sim::Expectation;
@@ -49,18 +50,19 @@ int RunApfsim(const std::string& args, const fs::path& dir) {
 // A scenario file with one client and the given expect list, for loader errors.
 std::string ScenarioWithExpect(const fs::path& dir, const std::string& expect_yaml) {
   const fs::path file = dir / "scenario.yaml";
-  std::ofstream(file) << "apiVersion: apfsim/v1alpha1\n"
-                         "kind: Scenario\n"
-                         "metadata: {name: t}\n"
-                         "spec:\n"
-                         "  duration: 10s\n"
-                         "  clients:\n"
-                         "  - name: my.client\n"
-                         "    serviceAccount: a/b\n"
-                         "    traffic:\n"
-                         "    - constant: {rate: 1, request: {verb: get, resource: pods, namespace: a, name: a}}\n"
-                         "  expect:\n"
-                      << expect_yaml;
+  std::ofstream(file)
+      << "apiVersion: apfsim/v1alpha1\n"
+         "kind: Scenario\n"
+         "metadata: {name: t}\n"
+         "spec:\n"
+         "  duration: 10s\n"
+         "  clients:\n"
+         "  - name: my.client\n"
+         "    serviceAccount: a/b\n"
+         "    traffic:\n"
+         "    - constant: {rate: 1, request: {verb: get, resource: pods, namespace: a, name: a}}\n"
+         "  expect:\n"
+      << expect_yaml;
   return file.string();
 }
 
@@ -103,7 +105,8 @@ TEST_CASE("an expectation path splits at the summary.json field, so names may ho
   CHECK(e.section == "clients");
   CHECK(e.subject == "my.client");
   CHECK(e.field == "latencySeconds.p99");
-  REQUIRE(sim::ParseExpectationPath("priorityLevels.workload-low.rejected.queue-full", true, &e) == "");
+  REQUIRE(sim::ParseExpectationPath("priorityLevels.workload-low.rejected.queue-full", true, &e) ==
+          "");
   CHECK(e.subject == "workload-low");
   CHECK(e.field == "rejected.queue-full");
   CHECK(sim::ParseExpectationPath("gateway.requestRateExceeded", false, &e) == "");
@@ -120,8 +123,10 @@ TEST_CASE("spec.expect is read strictly, with the file, line and column of each 
   const fs::path dir = TempDir("loader");
   {
     const sim::Scenario s = sim::LoadScenario(
-        ScenarioWithExpect(dir, "  - {path: clients.my.client.http429, \"<=\": 3, window: {from: 2s, to: 4s},\n"
-                                "     description: few}\n"),
+        ScenarioWithExpect(
+            dir,
+            "  - {path: clients.my.client.http429, \"<=\": 3, window: {from: 2s, to: 4s},\n"
+            "     description: few}\n"),
         {});
     REQUIRE(s.expectations.size() == 1);
     const Expectation& e = s.expectations[0];
@@ -136,31 +141,35 @@ TEST_CASE("spec.expect is read strictly, with the file, line and column of each 
     CHECK(sim::DescribeExpectation(e) == "clients.my.client.http429 <= 3 in [2s, 4s)");
   }
   // Line 12 is the first item of expect; columns count from 1.
-  sim::InputError bad_path = LoadError(ScenarioWithExpect(dir, "  - {path: clients.my.client.p95, \"<\": 1}\n"));
+  sim::InputError bad_path =
+      LoadError(ScenarioWithExpect(dir, "  - {path: clients.my.client.p95, \"<\": 1}\n"));
   CHECK(bad_path.where().line == 12);
   CHECK(bad_path.where().column == 12);
   CHECK(bad_path.field_path() == "spec.expect[0].path");
 
-  sim::InputError no_client = LoadError(ScenarioWithExpect(dir, "  - {path: clients.other.failed, \"==\": 0}\n"));
+  sim::InputError no_client =
+      LoadError(ScenarioWithExpect(dir, "  - {path: clients.other.failed, \"==\": 0}\n"));
   CHECK(no_client.message().find("no client \"other\"") != std::string::npos);
 
-  sim::InputError bad_op = LoadError(ScenarioWithExpect(dir, "  - {path: clients.my.client.failed, \"=<\": 0}\n"));
+  sim::InputError bad_op =
+      LoadError(ScenarioWithExpect(dir, "  - {path: clients.my.client.failed, \"=<\": 0}\n"));
   CHECK(bad_op.where().line == 12);
   CHECK(bad_op.field_path().find("=<") != std::string::npos);
 
-  sim::InputError two_ops =
-      LoadError(ScenarioWithExpect(dir, "  - {path: clients.my.client.failed, \">\": 0, \"<\": 9}\n"));
+  sim::InputError two_ops = LoadError(
+      ScenarioWithExpect(dir, "  - {path: clients.my.client.failed, \">\": 0, \"<\": 9}\n"));
   CHECK(two_ops.message().find("exactly one comparison") != std::string::npos);
 
-  sim::InputError no_op = LoadError(ScenarioWithExpect(dir, "  - {path: clients.my.client.failed}\n"));
+  sim::InputError no_op =
+      LoadError(ScenarioWithExpect(dir, "  - {path: clients.my.client.failed}\n"));
   CHECK(no_op.message().find("needs one comparison") != std::string::npos);
 
   sim::InputError not_number =
       LoadError(ScenarioWithExpect(dir, "  - {path: clients.my.client.failed, \"==\": zero}\n"));
   CHECK(not_number.field_path() == "spec.expect[0].==");
 
-  sim::InputError late_window = LoadError(
-      ScenarioWithExpect(dir, "  - {path: clients.my.client.failed, \"==\": 0, window: {from: 5s, to: 11s}}\n"));
+  sim::InputError late_window = LoadError(ScenarioWithExpect(
+      dir, "  - {path: clients.my.client.failed, \"==\": 0, window: {from: 5s, to: 11s}}\n"));
   CHECK(late_window.field_path() == "spec.expect[0].window.to");
 
   sim::InputError windowed_max = LoadError(ScenarioWithExpect(
@@ -168,9 +177,10 @@ TEST_CASE("spec.expect is read strictly, with the file, line and column of each 
   CHECK(windowed_max.message().find("cannot be limited to a window") != std::string::npos);
 }
 
-TEST_CASE("windowed values come from the rows of the window: counts summed, percentiles the "
-          "largest interval's",
-          "[expect]") {
+TEST_CASE(
+    "windowed values come from the rows of the window: counts summed, percentiles the "
+    "largest interval's",
+    "[expect]") {
   sim::RunRequest request;
   request.scenario_file = Fixture("windows.yaml");
   request.out_dir = TempDir("windows").string();
@@ -179,7 +189,8 @@ TEST_CASE("windowed values come from the rows of the window: counts summed, perc
   const auto& r = outcome.expectations;
   REQUIRE(r.size() == 6);
   for (const auto& x : r) {
-    INFO(sim::DescribeExpectation(x.expectation) << " measured " << sim::FormatMeasured(x.measured));
+    INFO(sim::DescribeExpectation(x.expectation)
+         << " measured " << sim::FormatMeasured(x.measured));
     CHECK(x.passed);
   }
   // A call every 100 ms: the intervals starting at 2 s, 3 s and 4 s hold 30 of them, and
@@ -213,8 +224,8 @@ TEST_CASE("apfsim check exits 1 on a false assertion and writes it as a failed J
   CHECK(xml.find("<testcase classname=\"check-false\" name=\"clients.reader.failed == 0\"") !=
         std::string::npos);
   // The description is escaped.
-  CHECK(xml.find("name=\"clients.reader.calls &lt; 5 (a &lt;false&gt; &amp; &quot;quoted&quot; claim)\"") !=
-        std::string::npos);
+  CHECK(xml.find("name=\"clients.reader.calls &lt; 5 (a &lt;false&gt; &amp; &quot;quoted&quot; "
+                 "claim)\"") != std::string::npos);
   CHECK(xml.find("<failure message=\"measured 30, expected &lt; 5\"") != std::string::npos);
 }
 

@@ -6,13 +6,13 @@
 #include <fstream>
 #include <string>
 
-#include "sim/scenario/audit_log.h"
 #include "sim/io/input_error.h"
 #include "sim/io/json_input.h"
-#include "sim/scenario/metrics_import.h"
-#include "sim/model/estimate.h"
-#include "sim/scenario/loader.h"
 #include "sim/io/yaml_input.h"
+#include "sim/model/estimate.h"
+#include "sim/scenario/audit_log.h"
+#include "sim/scenario/loader.h"
+#include "sim/scenario/metrics_import.h"
 #include "tests/support/test_support.h"
 
 namespace {
@@ -36,7 +36,8 @@ TEST_CASE("a YAML document starting with a comma is refused instead of looping",
   sim::InputError e = ErrorOf([] { sim::ParseYamlDocuments(",", "x.yaml"); });
   CHECK(e.where().line == 1);
   CHECK(e.where().column == 1);
-  CHECK(e.message() == "invalid YAML: a value cannot start with \",\" (quote a string that starts with it)");
+  CHECK(e.message() ==
+        "invalid YAML: a value cannot start with \",\" (quote a string that starts with it)");
   e = ErrorOf([] { sim::ParseYamlDocuments("a: 1\n---\n  , b: 2\n", "x.yaml"); });
   CHECK(e.where().line == 3);
   CHECK(e.where().column == 3);
@@ -68,7 +69,8 @@ TEST_CASE("metrics object counts and sizes too large for int64 are refused", "[f
   // llround(1e300) is unspecified beyond int64 (glibc: -2^63, a negative object count).
   sim::InputError e = ErrorOf([] {
     sim::ResourcesFromMetricsText(
-        "apiserver_storage_objects{resource=\"pods\"} 5\napiserver_storage_objects{resource=\"pods\"} 1e300\n",
+        "apiserver_storage_objects{resource=\"pods\"} "
+        "5\napiserver_storage_objects{resource=\"pods\"} 1e300\n",
         "m.prom");
   });
   CHECK(e.where().line == 2);
@@ -77,7 +79,8 @@ TEST_CASE("metrics object counts and sizes too large for int64 are refused", "[f
   // The size: 1e300 bytes over one object was an average of 1e300 rounded to int64.
   e = ErrorOf([] {
     sim::ResourcesFromMetricsText(
-        "apiserver_storage_objects{resource=\"pods\"} 1\napiserver_storage_size_bytes{resource=\"pods\"} 1e300\n",
+        "apiserver_storage_objects{resource=\"pods\"} "
+        "1\napiserver_storage_size_bytes{resource=\"pods\"} 1e300\n",
         "m.prom");
   });
   CHECK(e.where().line == 2);
@@ -89,7 +92,8 @@ TEST_CASE("metrics object counts and sizes too large for int64 are refused", "[f
   CHECK(resources[0].objects == 1000000000000000);
 }
 
-TEST_CASE("model estimate refuses negative object counts sizes and watch counts", "[fuzz][replay]") {
+TEST_CASE("model estimate refuses negative object counts sizes and watch counts",
+          "[fuzz][replay]") {
   for (const char* field : {"objectCount", "avgObjectSizeBytes", "watchCount"}) {
     const std::string text =
         std::string(R"([{"request": {"verb": "list", "resource": "pods"}, ")") + field + "\": -1}]";
@@ -101,8 +105,10 @@ TEST_CASE("model estimate refuses negative object counts sizes and watch counts"
   // The command used to print an estimate and exit 0 for such a case.
   test_support::ScratchDir dir("apfsim-fuzz-estimate");
   const std::string input = (dir.path() / "cases.json").string();
-  std::ofstream(input) << R"([{"request": {"verb": "list", "resource": "pods"}, "objectCount": -5000}])";
-  const test_support::CommandResult r = test_support::RunApfsim("model estimate", dir.path(), input);
+  std::ofstream(input)
+      << R"([{"request": {"verb": "list", "resource": "pods"}, "objectCount": -5000}])";
+  const test_support::CommandResult r =
+      test_support::RunApfsim("model estimate", dir.path(), input);
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("<stdin>: [0].objectCount: must not be negative") != std::string::npos);
 }
@@ -112,7 +118,8 @@ TEST_CASE("an audit replay speed below 1e-6 is refused", "[fuzz][audit]") {
   const std::string path = std::string(APFSIM_SOURCE_DIR) + "/scenarios/speed.yaml";
   auto scenario = [](const std::string& speed) {
     return "apiVersion: apfsim/v1alpha1\nkind: Scenario\nmetadata: {name: s}\nspec:\n"
-           "  duration: 10s\n  auditLog: {file: sample-audit.log, speed: " + speed + "}\n";
+           "  duration: 10s\n  auditLog: {file: sample-audit.log, speed: " +
+           speed + "}\n";
   };
   const sim::InputError e = ErrorOf([&] { sim::ParseScenarioText(scenario("1e-300"), path); });
   CHECK(e.field_path() == "spec.auditLog.speed");

@@ -9,12 +9,12 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "sim/scenario/audit_log.h"
 #include "sim/io/input_error.h"
-#include "sim/scenario/metrics_import.h"
-#include "sim/workflows/run.h"
+#include "sim/scenario/audit_log.h"
 #include "sim/scenario/loader.h"
+#include "sim/scenario/metrics_import.h"
 #include "sim/scenario/trace_replay.h"
+#include "sim/workflows/run.h"
 
 namespace fs = std::filesystem;
 
@@ -92,7 +92,8 @@ TEST_CASE("a trace's rows are called at start plus their time and run for their 
                      l["finish"].get<double>() - l["dispatch"].get<double>());
   }
   std::sort(got.begin(), got.end());
-  const std::vector<std::pair<double, double>> want = {{1.5, 0.1}, {2.0, 0.05}, {2.0, 0.25}, {3.25, 0.002}};
+  const std::vector<std::pair<double, double>> want = {
+      {1.5, 0.1}, {2.0, 0.05}, {2.0, 0.25}, {3.25, 0.002}};
   for (size_t i = 0; i < want.size(); ++i) {
     CHECK(got[i].first == Approx(want[i].first).margin(1e-9));
     CHECK(got[i].second == Approx(want[i].second).margin(1e-9));
@@ -236,7 +237,8 @@ TEST_CASE("object counts come from apiserver_storage_objects and size_bytes", "[
   CHECK(resources[1].resource == "deployments");
   CHECK(resources[1].average_bytes == sim::ResourceSpec{}.average_bytes);  // no size series
   try {
-    sim::ResourcesFromMetricsText("# x\napiserver_storage_objects{resource=\"pods\"} many\n", "scrape");
+    sim::ResourcesFromMetricsText("# x\napiserver_storage_objects{resource=\"pods\"} many\n",
+                                  "scrape");
     FAIL("expected an InputError");
   } catch (const sim::InputError& e) {
     CHECK(e.where().line == 2);
@@ -264,7 +266,8 @@ TEST_CASE("explicit resources override the counts from metrics", "[replay][metri
 TEST_CASE("trace.jsonl follows a priority level with classification and retries",
           "[replay][trace]") {
   // The timing fixture's "other" client is a plain user: global-default level.
-  const sim::RunOutcome out = Run(Fixture("trace-timing.yaml"), "global-default", "apfsim-replay-level");
+  const sim::RunOutcome out =
+      Run(Fixture("trace-timing.yaml"), "global-default", "apfsim-replay-level");
   const auto lines = ReadJsonLines(out.out_dir + "/trace.jsonl");
   REQUIRE_FALSE(lines.empty());
   for (const auto& l : lines) {
@@ -275,5 +278,6 @@ TEST_CASE("trace.jsonl follows a priority level with classification and retries"
     CHECK(l["hand"].size() == 6);  // global-default: 128 queues, hand size 6
     CHECK(l["seats"]["initial"] == 1);
   }
-  CHECK_THROWS_AS(Run(Fixture("trace-timing.yaml"), "nobody", "apfsim-replay-nobody"), sim::InputError);
+  CHECK_THROWS_AS(Run(Fixture("trace-timing.yaml"), "nobody", "apfsim-replay-nobody"),
+                  sim::InputError);
 }

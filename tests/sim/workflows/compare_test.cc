@@ -4,6 +4,8 @@
 // --overlay) change what they should. Expected nominal limits come from APF-SPEC 3.1
 // (nominalCL = ceil(serverCL x shares / shareSum); the 1.36 defaults' shareSum is 245,
 // APF-SPEC 3.6; seed000-fence.yaml's tenant-sweep adds 20).
+#include "sim/workflows/compare.h"
+
 #include <sys/wait.h>
 
 #include <catch2/catch.hpp>
@@ -13,7 +15,6 @@
 #include <iterator>
 #include <string>
 
-#include "sim/workflows/compare.h"
 #include "sim/io/input_error.h"
 #include "tests/support/test_support.h"
 
@@ -144,8 +145,7 @@ TEST_CASE("compare --overlay applies its manifests and its set values to the aft
   CHECK(c["priorityLevels"]["tenant-sweep"]["dispatched"]["after"].get<std::int64_t>() > 0);
 }
 
-TEST_CASE("compare's table shows before, after and change, coloured only when asked",
-          "[compare]") {
+TEST_CASE("compare's table shows before, after and change, coloured only when asked", "[compare]") {
   sim::CompareRequest request = MiniDrift();
   request.after_overrides = {"apiservers.maxRequestsInflight=200"};
   const nlohmann::json c = sim::RunCompare(request).comparison;

@@ -16,16 +16,16 @@
 #include <thread>
 
 #include "sim/engine/engine.h"
-#include "sim/workflows/interrupt.h"
-#include "sim/scenario/run_budget.h"
-#include "sim/workflows/run.h"
 #include "sim/scenario/loader.h"
+#include "sim/scenario/run_budget.h"
+#include "sim/workflows/interrupt.h"
+#include "sim/workflows/run.h"
 #include "sim/workflows/sweep.h"
 #include "tests/support/test_support.h"
 
 namespace fs = std::filesystem;
-using test_support::ReadFile;
 using test_support::CommandResult;
+using test_support::ReadFile;
 using test_support::RunApfsim;
 using test_support::RunShellCommand;
 using test_support::ScratchDir;
@@ -82,7 +82,7 @@ std::vector<std::string> FilesUnder(const fs::path& dir) {
 // waits for it to end (killing it after 60 s so that a run that ignores the signal fails
 // the test instead of hanging it).
 CommandResult SignalWhenReady(const ScratchDir& dir, std::vector<std::string> args,
-                         const std::string& ready, int signal_number) {
+                              const std::string& ready, int signal_number) {
   const fs::path err = dir.path() / "stderr.txt";
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
@@ -177,14 +177,12 @@ TEST_CASE("a --max-events budget stops a runaway scenario naming the client, and
   ScratchDir dir("apfsim-limits");
   const fs::path scenario = WriteScenario(dir, kRunaway);
   const fs::path out = dir.path() / "out";
-  const CommandResult f = RunApfsim(
-      "run " + ShellQuote(scenario.string()) + " --out " + ShellQuote(out.string()) +
-          " --max-events 300000",
-      dir.path());
+  const CommandResult f = RunApfsim("run " + ShellQuote(scenario.string()) + " --out " +
+                                        ShellQuote(out.string()) + " --max-events 300000",
+                                    dir.path());
   CHECK(f.exit_code == 2);
   // The message points at the typo-controller's entry (line 19 of the file).
-  CHECK_THAT(f.err, Catch::Contains("scenario.yaml:19:") &&
-                        Catch::Contains("spec.clients[1]") &&
+  CHECK_THAT(f.err, Catch::Contains("scenario.yaml:19:") && Catch::Contains("spec.clients[1]") &&
                         Catch::Contains("--max-events=300000") &&
                         Catch::Contains("client \"typo-controller\" issued"));
   CHECK_THAT(f.err, Catch::Contains("warning:") && Catch::Contains("7.2e+09 calls"));
@@ -220,10 +218,10 @@ TEST_CASE("SIGINT and SIGTERM stop a run cleanly with exit 130 and 143 and no ou
   const fs::path scenario = WriteScenario(dir, kRunaway);
   const fs::path out = dir.path() / "out";
   // The large-run warning is printed just before the simulation starts.
-  const CommandResult f = SignalWhenReady(
-      dir, {"run", scenario.string(), "--out", out.string(), "--max-events", "0",
-            "--max-wall-time", "0"},
-      "warning:", signal_number);
+  const CommandResult f = SignalWhenReady(dir,
+                                          {"run", scenario.string(), "--out", out.string(),
+                                           "--max-events", "0", "--max-wall-time", "0"},
+                                          "warning:", signal_number);
   CHECK(f.exit_code == 128 + signal_number);
   CHECK_THAT(f.err, Catch::Contains("interrupted by " + name + " at") &&
                         Catch::Contains("of 1h0m0s simulated") &&

@@ -19,7 +19,8 @@ std::string Scenario(const char* name) {
 sim::RunOutcome Run(const char* name, const std::string& out_suffix = "") {
   sim::RunRequest request;
   request.scenario_file = Scenario(name);
-  request.out_dir = (fs::temp_directory_path() / ("apfsim-seed-" + std::string(name) + out_suffix)).string();
+  request.out_dir =
+      (fs::temp_directory_path() / ("apfsim-seed-" + std::string(name) + out_suffix)).string();
   request.quiet = true;
   return sim::RunScenario(request);
 }
@@ -93,7 +94,8 @@ TEST_CASE("drift-sweep-fixed has no rejections in workload-low and the fence's n
   CHECK(ts["peakRequestSeats"].get<int>() <= 7);
 }
 
-TEST_CASE("a scenario run twice with the same seed writes identical files", "[scenario][determinism]") {
+TEST_CASE("a scenario run twice with the same seed writes identical files",
+          "[scenario][determinism]") {
   const sim::RunOutcome a = Run("drift-sweep", "-a");
   const sim::RunOutcome b = Run("drift-sweep", "-b");
   for (const char* file : {"summary.json", "timeline.csv", "clients.csv", "metrics.prom"}) {
@@ -104,8 +106,10 @@ TEST_CASE("a scenario run twice with the same seed writes identical files", "[sc
   }
 }
 
-TEST_CASE("event-storm: events crowd out writes with APF off, are confined with APF on, cut with EventRateLimit",
-          "[scenario][seed002]") {
+TEST_CASE(
+    "event-storm: events crowd out writes with APF off, are confined with APF on, cut with "
+    "EventRateLimit",
+    "[scenario][seed002]") {
   const auto off = Run("event-storm").summary;
   // MaxInFlight: lease renewals and node status share the mutating pool with the events.
   CHECK(off["clients"]["kubelet"]["http429"].get<int>() > 0);

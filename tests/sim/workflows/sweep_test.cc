@@ -3,6 +3,8 @@
 // whose sweep.csv must not depend on --jobs and whose merged shards must equal it byte for
 // byte. Expected nominal limits come from APF-SPEC 3.1 (nominalCL = ceil(serverCL x
 // shares / shareSum), shareSum 245 for the 1.36 defaults, APF-SPEC 3.6).
+#include "sim/workflows/sweep.h"
+
 #include <sys/wait.h>
 
 #include <catch2/catch.hpp>
@@ -15,7 +17,6 @@
 
 #include "sim/io/input_error.h"
 #include "tests/support/test_support.h"
-#include "sim/workflows/sweep.h"
 
 namespace {
 
@@ -155,7 +156,8 @@ TEST_CASE("a sweep writes one row per grid point in grid order with the spec's n
     CHECK(cells.size() == Cells(lines[0]).size());
     CHECK(cells[0] == expected[i].first);
     CHECK(cells[nominal] == expected[i].second);
-    CHECK(fs::is_regular_file(scratch.path() / "out" / "runs" / std::to_string(i) / "summary.json"));
+    CHECK(
+        fs::is_regular_file(scratch.path() / "out" / "runs" / std::to_string(i) / "summary.json"));
     // Without --timelines a run keeps its summary only.
     CHECK(!fs::exists(scratch.path() / "out" / "runs" / std::to_string(i) / "timeline.csv"));
   }
@@ -163,7 +165,8 @@ TEST_CASE("a sweep writes one row per grid point in grid order with the spec's n
 
 TEST_CASE("a sweep's CSV is the same bytes with one job and with two", "[sweep]") {
   ScratchDir scratch;
-  const std::string vary = "flowControl.priorityLevels.workload-low.nominalConcurrencyShares=20,100";
+  const std::string vary =
+      "flowControl.priorityLevels.workload-low.nominalConcurrencyShares=20,100";
   sim::SweepRequest one = MiniDriftSweep(scratch.path() / "one", vary);
   one.axes.push_back(sim::ParseSweepAxis("apiservers.maxRequestsInflight=60,100"));
   one.jobs = 1;
@@ -188,8 +191,7 @@ TEST_CASE("merged sweep shards equal the unsharded sweep byte for byte", "[sweep
     sim::SweepRequest part = MiniDriftSweep(scratch.path() / ("part" + std::to_string(k)), vary);
     part.shard = sim::SweepShard{k, 2};
     const sim::SweepOutcome outcome = RunSweep(part);
-    CHECK(fs::path(outcome.csv_path).filename() ==
-          "sweep.part-" + std::to_string(k) + "-of-2.csv");
+    CHECK(fs::path(outcome.csv_path).filename() == "sweep.part-" + std::to_string(k) + "-of-2.csv");
     CHECK(outcome.runs == (k == 0 ? 3u : 2u));
     texts.push_back(ReadFile(outcome.csv_path));
     names.push_back(outcome.csv_path);
@@ -198,29 +200,29 @@ TEST_CASE("merged sweep shards equal the unsharded sweep byte for byte", "[sweep
 
   // And through the command line, from the part files.
   const fs::path merged = scratch.path() / "merged.csv";
-  const test_support::CommandResult r = RunApfsim(scratch, "sweep merge '" + names[0] + "' '" + names[1] +
-                                                 "' --out '" + merged.string() + "'");
+  const test_support::CommandResult r = RunApfsim(
+      scratch, "sweep merge '" + names[0] + "' '" + names[1] + "' --out '" + merged.string() + "'");
   INFO(r.Output());
   CHECK(r.exit_code == 0);
   CHECK(ReadFile(merged) == unsharded);
 
   // A missing part is named; a part given twice is refused.
-  CHECK_THROWS_WITH(sim::MergeSweepParts({texts[0]}, {names[0]}), Catch::Contains("missing parts: 0/2"));
+  CHECK_THROWS_WITH(sim::MergeSweepParts({texts[0]}, {names[0]}),
+                    Catch::Contains("missing parts: 0/2"));
   CHECK_THROWS_WITH(sim::MergeSweepParts({texts[0], texts[0]}, {names[0], names[0]}),
                     Catch::Contains("given twice"));
   CHECK_THROWS_AS(sim::MergeSweepParts({unsharded}, {"sweep.csv"}), sim::InputError);
 }
 
-TEST_CASE("apfsim sweep exits 2 naming the problem for an unknown path or a bad range",
-          "[sweep]") {
+TEST_CASE("apfsim sweep exits 2 naming the problem for an unknown path or a bad range", "[sweep]") {
   ScratchDir scratch;
   const std::string scenario = test_support::ShellQuote((kFixtures / "mini-drift.yaml").string());
   std::string out = " --out ";  // in pieces: GCC 12 warns falsely (-Wrestrict) on "a" + temporary
   out += test_support::ShellQuote((scratch.path() / "out").string());
   out += " --no-plot";
 
-  const test_support::CommandResult unknown = RunApfsim(scratch, "sweep " + scenario + out +
-                                                       " --vary apiservers.maxRequestsInFlight=1,2");
+  const test_support::CommandResult unknown =
+      RunApfsim(scratch, "sweep " + scenario + out + " --vary apiservers.maxRequestsInFlight=1,2");
   CHECK(unknown.exit_code == 2);
   CHECK_THAT(unknown.Output(), Catch::Contains("maxRequestsInFlight"));
   // Nothing ran: the grid is checked first.
@@ -242,8 +244,8 @@ TEST_CASE("apfsim sweep exits 2 naming the problem for an unknown path or a bad 
   CHECK(range.exit_code == 2);
   CHECK_THAT(range.Output(), Catch::Contains("TO is below FROM"));
 
-  const test_support::CommandResult shard = RunApfsim(
-      scratch, "sweep " + scenario + out + " --vary apiservers.replicas=1,2 --shard 2/2");
+  const test_support::CommandResult shard =
+      RunApfsim(scratch, "sweep " + scenario + out + " --vary apiservers.replicas=1,2 --shard 2/2");
   CHECK(shard.exit_code == 2);
   CHECK_THAT(shard.Output(), Catch::Contains("--shard"));
 }

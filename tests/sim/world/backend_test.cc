@@ -1,7 +1,7 @@
 // Processor sharing on the backend, against hand calculations.
-#include <catch2/catch.hpp>
-
 #include "sim/world/backend.h"
+
+#include <catch2/catch.hpp>
 
 using apf::kMillisecond;
 

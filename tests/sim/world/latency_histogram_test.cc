@@ -1,14 +1,16 @@
 // Percentiles from the fixed-memory histogram, against exact nearest-rank percentiles of
 // the same samples (the bucket width bounds the error at 1/64 of the value).
-#include <catch2/catch.hpp>
+#include "sim/world/latency_histogram.h"
+
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <vector>
 
-#include "sim/world/latency_histogram.h"
 #include "sim/engine/random.h"
 
-TEST_CASE("histogram percentiles are within one bucket of the exact ones", "[histogram][property]") {
+TEST_CASE("histogram percentiles are within one bucket of the exact ones",
+          "[histogram][property]") {
   sim::Random rng(3, "histogram");
   for (int trial = 0; trial < 20; ++trial) {
     sim::LatencyHistogram h;
