@@ -170,9 +170,11 @@ TEST_CASE("apfsim model classify classifies authenticated requests", "[cli]") {
 }
 
 TEST_CASE("apfsim lint exits 0 with warnings and 2 on an invalid object", "[cli]") {
-  const Run clean = Apfsim("lint --config " + kFence);
-  CHECK(clean.exit_code == 0);
-  CHECK(clean.out == "0 warning(s) for Kubernetes 1.36\n");
+  // Seed 000's fence: 7-seat LISTs cannot fill its 46 seats (tests/sim/flowcontrol/lint_test.cc).
+  const Run fence = Apfsim("lint --config " + kFence);
+  CHECK(fence.exit_code == 0);
+  CHECK(fence.out.find("[queue-length-unenforced]\n1 warning(s) for Kubernetes 1.36\n") !=
+        std::string::npos);
   const std::filesystem::path dir = std::filesystem::temp_directory_path();
   const std::filesystem::path open_fence =
       dir / ("apfsim-open-fence-" + std::to_string(::getpid()) + ".yaml");
@@ -193,7 +195,7 @@ TEST_CASE("apfsim lint exits 0 with warnings and 2 on an invalid object", "[cli]
   const Run warned = Apfsim("lint --config " + open_fence.string());
   CHECK(warned.exit_code == 0);
   CHECK(warned.out.find("[fence-borrowing]") != std::string::npos);
-  CHECK(warned.out.find("1 warning(s)") != std::string::npos);
+  CHECK(warned.out.find("2 warning(s)") != std::string::npos);
   CHECK(Apfsim("lint --config " + invalid.string()).exit_code == 2);
   std::filesystem::remove(open_fence);
   std::filesystem::remove(invalid);
@@ -209,4 +211,30 @@ TEST_CASE("ClassifyCases refuses malformed cases with their path", "[cli]") {
   } catch (const sim::InputError& e) {
     CHECK(std::string(e.what()) == "<stdin>: [0].verb: expected a string, got 3");
   }
+}
+
+TEST_CASE("apfsim lint --strict exits 1 on a warning, 0 without, 2 on bad input", "[cli]") {
+  CHECK(Apfsim("lint --strict --config " + kFence).exit_code == 1);
+  // drift-sweep runs the version's defaults only: nothing to warn about.
+  const Run clean = Apfsim("lint --strict --scenario " + std::string(APFSIM_SOURCE_DIR) +
+                           "/scenarios/drift-sweep.yaml");
+  CHECK(clean.exit_code == 0);
+  CHECK(clean.out == "0 warning(s) for Kubernetes 1.36\n");
+  CHECK(Apfsim("lint --strict --config " + std::string(APFSIM_SOURCE_DIR) +
+               "/scenarios/no-such-file.yaml")
+            .exit_code == 2);
+}
+
+TEST_CASE("apfsim lint --scenario lints the scenario's objects with its limits", "[cli]") {
+  // drift-sweep-fenced.yaml names seed000-fence.yaml: the warning is located in that file.
+  const Run fenced = Apfsim("lint --scenario " + std::string(APFSIM_SOURCE_DIR) +
+                            "/scenarios/drift-sweep-fenced.yaml");
+  CHECK(fenced.exit_code == 0);
+  CHECK(fenced.out.find("seed000-fence.yaml:20:27: warning: PriorityLevelConfiguration "
+                        "tenant-sweep") != std::string::npos);
+  CHECK(fenced.out.find("1 warning(s) for Kubernetes 1.36") != std::string::npos);
+  // The scenario gives the version; a flag that contradicts it is refused.
+  CHECK(Apfsim("lint --kubernetes-version 1.30 --scenario " + std::string(APFSIM_SOURCE_DIR) +
+               "/scenarios/drift-sweep.yaml")
+            .exit_code == 2);
 }
