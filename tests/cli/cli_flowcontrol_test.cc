@@ -238,3 +238,20 @@ TEST_CASE("apfsim lint --scenario lints the scenario's objects with its limits",
                "/scenarios/drift-sweep.yaml")
             .exit_code == 2);
 }
+
+TEST_CASE("apfsim explain --scenario prices the request with the scenario's objects and counts",
+          "[cli]") {
+  // Seed 000's fenced operator: 40,000 tenantbindings of 9,000 bytes would cost 10 seats
+  // (the watch cache's 1 MB cap); tenant-sweep's 46 seats cap a request at 7 (APF-SPEC 3.2).
+  const Run r = Apfsim("explain -o json --scenario " + std::string(APFSIM_SOURCE_DIR) +
+                       "/scenarios/drift-sweep-fenced.yaml --service-account "
+                       "platform/tenant-operator --verb list --api-group platform.example.com "
+                       "--resource tenantbindings --namespace ns-0001");
+  REQUIRE(r.exit_code == 0);
+  const nlohmann::json e = nlohmann::json::parse(r.out);
+  CHECK(e["priorityLevel"] == "tenant-sweep");
+  CHECK(e["workEstimate"]["initialSeats"] == 7);
+  CHECK(e["workEstimate"]["why"].get<std::string>().find("40000 objects of about 9000 bytes") !=
+        std::string::npos);
+  CHECK(Apfsim("explain --objects -1 --user u --verb list --resource pods").exit_code == 2);
+}
