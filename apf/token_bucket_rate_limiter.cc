@@ -2,18 +2,9 @@
 
 #include <limits>
 
+#include "apf/go_numeric.h"
+
 namespace apf {
-namespace {
-
-// time.Duration.Seconds(): whole seconds plus the remainder, each converted separately.
-double GoDurationSeconds(Nanos d) {
-  const Nanos sec = d / kSecond;
-  const Nanos nsec = d % kSecond;
-  return static_cast<double>(sec) + static_cast<double>(nsec) / 1e9;
-}
-
-}  // namespace
-
 double TokenBucketRateLimiter::Advance(Nanos now) const {
   Nanos elapsed;
   if (!has_last_) {

@@ -4,17 +4,13 @@
 #include <cassert>
 #include <cstdio>
 
+#include "apf/go_numeric.h"
+
 namespace sim {
 namespace {
 
-using apf::kNever;
 using apf::kSecond;
 using apf::Nanos;
-
-Nanos AddSaturating(Nanos t, Nanos d) {
-  if (d > 0 && t > kNever - d) return kNever;
-  return t + d;
-}
 
 // The part of url.Error's text after "Op \"url\": ", as net/http and x/net/http2 word
 // these failures. Addresses are left out: the simulation has none.
@@ -270,7 +266,7 @@ CallStep ClientCall::BeginAttempts(Nanos now) {
   // Request.request: context.WithTimeout(ctx, r.timeout) after the first token. A WATCH
   // has no such context (Request.Watch), only the per-attempt http.Client.Timeout.
   if (options_.kind == CallKind::kDo && options_.timeout_ns > 0) {
-    deadline_ns_ = std::min(deadline_ns_, AddSaturating(now, options_.timeout_ns));
+    deadline_ns_ = std::min(deadline_ns_, apf::AddSaturating(now, options_.timeout_ns));
   }
   // withRetry.Before for the first attempt: the context check; the backoff manager is new
   // (one per Request), so its sleep is 0.
@@ -297,7 +293,7 @@ CallStep ClientCall::Send(Nanos now) {
   state_ = State::kInFlight;
   Nanos abort_at = deadline_ns_;
   if (options_.kind == CallKind::kWatch && options_.timeout_ns > 0) {
-    abort_at = std::min(abort_at, AddSaturating(now, options_.timeout_ns));
+    abort_at = std::min(abort_at, apf::AddSaturating(now, options_.timeout_ns));
   }
   // For Do the http.Client.Timeout (attempt start + Timeout) is never before the context
   // deadline (first token + Timeout), so net/http leaves the context in charge.
@@ -424,7 +420,7 @@ CallStep ClientCall::BeforeRetry(Nanos now, Nanos retry_after_ns) {
   if (delay > 0) {
     // SleepWithContext: the timer, or the context's end if that comes first.
     state_ = State::kRetrySleep;
-    return WaitUntil(std::min(AddSaturating(now, delay), deadline_ns_));
+    return WaitUntil(std::min(apf::AddSaturating(now, delay), deadline_ns_));
   }
   return ThrottleRetry(now);
 }

@@ -2,8 +2,7 @@
 
 #include <limits>
 
-#include "apf/seat_demand_integrator.h"  // GoDurationSeconds
-#include "apf/seat_seconds.h"            // GoFloatToInt64
+#include "apf/go_numeric.h"
 
 namespace sim {
 namespace {
@@ -27,13 +26,6 @@ Nanos DurationFromTokens(double limit, double tokens) {
 double TokensFromDuration(double limit, Nanos d) {
   if (limit <= 0) return 0;
   return apf::GoDurationSeconds(d) * limit;
-}
-
-// time.Time.Add for the instants here, saturating instead of wrapping (Go's Add would
-// wrap only for the InfDuration of a limit <= 0, which then means "never").
-Nanos AddSaturating(Nanos t, Nanos d) {
-  if (d > 0 && t > kNever - d) return kNever;
-  return t + d;
 }
 
 }  // namespace
@@ -70,7 +62,7 @@ TokenReservation TokenBucket::ReserveOne(Nanos now, Nanos max_future_reserve_ns)
   r.ok = 1 <= burst_ && wait_ns <= max_future_reserve_ns;
   r.limit = limit_;
   if (r.ok) {
-    r.time_to_act_ns = AddSaturating(now, wait_ns);
+    r.time_to_act_ns = apf::AddSaturating(now, wait_ns);
     has_last_ = true;
     last_ns_ = now;
     tokens_ = tokens;
@@ -118,7 +110,8 @@ void TokenBucket::CancelAt(const TokenReservation& r, Nanos now) {
   last_ns_ = now;
   tokens_ = tokens;
   if (r.time_to_act_ns == last_event_ns_) {
-    const Nanos prev_event = AddSaturating(r.time_to_act_ns, DurationFromTokens(r.limit, -1.0));
+    const Nanos prev_event =
+        apf::AddSaturating(r.time_to_act_ns, DurationFromTokens(r.limit, -1.0));
     if (prev_event >= now) last_event_ns_ = prev_event;
   }
 }
