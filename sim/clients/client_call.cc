@@ -11,6 +11,7 @@ namespace {
 
 using apf::kSecond;
 using apf::Nanos;
+using WaitStatus = apf::RateLimiter::WaitStatus;
 
 // The part of url.Error's text after "Op \"url\": ", as net/http and x/net/http2 word
 // these failures. Addresses are left out: the simulation has none.
@@ -196,7 +197,7 @@ const char* HttpMethodName(HttpMethod method) {
   return "";
 }
 
-ClientCall::ClientCall(const ClientCallOptions& options, TokenBucket* limiter)
+ClientCall::ClientCall(const ClientCallOptions& options, apf::RateLimiter* limiter)
     : options_(options), limiter_(limiter), deadline_ns_(options.caller_deadline_ns) {
   if (options_.max_retries < 0) options_.max_retries = 0;  // Request.MaxRetries
 }
@@ -231,7 +232,7 @@ CallStep ClientCall::Finish(CallOutcome outcome, FinalError error, bool wrap_pre
   final_ = error;
   wrap_previous_ = wrap_previous;
   previous_at_finish_ = previous_err_;
-  reservation_ = TokenReservation{};
+  reservation_ = apf::RateLimiter::Reservation{};
   return CallStep{};
 }
 
@@ -241,15 +242,15 @@ CallStep ClientCall::Start(Nanos now) {
     // Request.request: one tryThrottle under the caller's context, before the timeout
     // context exists, "so a throttled client does not time out before sending once".
     // Its error is returned as is: no retry state exists yet.
-    const TokenWait w = limiter_->Wait(now, deadline_ns_);
+    const apf::RateLimiter::WaitResult w = limiter_->Wait(now, deadline_ns_);
     switch (w.status) {
-      case TokenWaitStatus::kExceedsBurst:
+      case WaitStatus::kExceedsBurst:
         return Finish(CallOutcome::kRateLimiterError, {FinalError::Kind::kLimiterBurst}, false);
-      case TokenWaitStatus::kContextDone:
+      case WaitStatus::kContextDone:
         return Finish(CallOutcome::kContextError, {FinalError::Kind::kContextDeadline}, false);
-      case TokenWaitStatus::kWouldExceedDeadline:
+      case WaitStatus::kWouldExceedDeadline:
         return Finish(CallOutcome::kRateLimiterError, {FinalError::Kind::kLimiterDeadline}, false);
-      case TokenWaitStatus::kGranted:
+      case WaitStatus::kGranted:
         break;
     }
     token_wait_ns_ += w.delay_ns;
@@ -283,7 +284,7 @@ CallStep ClientCall::BeginAttempts(Nanos now) {
 }
 
 CallStep ClientCall::Send(Nanos now) {
-  reservation_ = TokenReservation{};
+  reservation_ = apf::RateLimiter::Reservation{};
   // client.Do with a context that is already done fails before anything is written.
   if (ContextDone(now)) {
     return AfterAttemptError(
@@ -430,22 +431,22 @@ CallStep ClientCall::ThrottleRetry(Nanos now) {
   if (limiter_ == nullptr) return Send(now);  // tryThrottleWithInfo returns at once
   // tryThrottleWithInfo under the timeout context. rate.Limiter.wait checks the burst,
   // then whether the context is done, then reserves within the deadline.
-  TokenWait w;
+  apf::RateLimiter::WaitResult w;
   if (limiter_->burst() < 1) {
-    w.status = TokenWaitStatus::kExceedsBurst;
+    w.status = WaitStatus::kExceedsBurst;
   } else if (canceled_) {
-    w.status = TokenWaitStatus::kContextDone;
+    w.status = WaitStatus::kContextDone;
   } else {
     w = limiter_->Wait(now, deadline_ns_);
   }
-  if (w.status != TokenWaitStatus::kGranted) {
+  if (w.status != WaitStatus::kGranted) {
     // Before: trackPreviousError(ctx.Err()), which is nil unless the context is done.
     const TrackedError ctx_err = ContextErr(now);
     TrackPreviousError(ctx_err);
     switch (w.status) {
-      case TokenWaitStatus::kExceedsBurst:
+      case WaitStatus::kExceedsBurst:
         return Finish(CallOutcome::kRateLimiterError, {FinalError::Kind::kLimiterBurst}, true);
-      case TokenWaitStatus::kWouldExceedDeadline:
+      case WaitStatus::kWouldExceedDeadline:
         return Finish(CallOutcome::kRateLimiterError, {FinalError::Kind::kLimiterDeadline}, true);
       default:
         // Context errors pass through tryThrottleWithInfo unwrapped.
@@ -468,7 +469,7 @@ CallStep ClientCall::ThrottleRetry(Nanos now) {
 CallStep ClientCall::Wake(Nanos now) {
   switch (state_) {
     case State::kFirstToken:
-      reservation_ = TokenReservation{};
+      reservation_ = apf::RateLimiter::Reservation{};
       return BeginAttempts(now);
     case State::kRetrySleep:
       return ThrottleRetry(now);
