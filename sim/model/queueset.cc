@@ -1,28 +1,15 @@
 #include "sim/model/queueset.h"
 
-#include <openssl/sha.h>
-
 #include <cmath>
 #include <set>
 #include <vector>
 
+#include "apf/flow_hash.h"
 #include "apf/queue_set.h"
 #include "sim/engine/event_queue.h"
 #include "sim/io/json_input.h"
 
 namespace sim {
-
-std::uint64_t ReplayFlowHash(std::string_view flow_schema, std::string_view distinguisher) {
-  std::string bytes(flow_schema);
-  bytes.push_back('\0');
-  bytes.append(distinguisher);
-  unsigned char digest[SHA256_DIGEST_LENGTH];
-  SHA256(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size(), digest);
-  std::uint64_t hash = 0;
-  for (int i = 7; i >= 0; --i) hash = (hash << 8) | digest[i];
-  return hash;
-}
-
 namespace {
 
 // Seconds beyond this are surely a mistake, and keep every sum of times far from overflow.
@@ -198,7 +185,7 @@ nlohmann::json ReplayCase(const JsonField& c) {
     r.seats.additional_latency = SecondsOr(item, "additionalLatency", 0);
     if (queuing.desired_num_queues > 1) {
       r.flow_hash =
-          ReplayFlowHash(item.StringOr("flowSchema", ""), item.StringOr("distinguisher", ""));
+          apf::HashFlowID(item.StringOr("flowSchema", ""), item.StringOr("distinguisher", ""));
     }
     requests.push_back(r);
   }

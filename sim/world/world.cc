@@ -95,10 +95,10 @@ struct World::Process {
   apf::UserInfo user;
   // The policy rules whose subjects name the user (every replica has the same configuration).
   apf::SubjectMask subjects;
-  std::unique_ptr<TokenBucket> bucket;  // null: no client-side limiter
-  int replica = 0;                      // its connection, for sticky balancing
+  std::unique_ptr<apf::RateLimiter> bucket;  // null: no client-side limiter
+  int replica = 0;                           // its connection, for sticky balancing
   // Behind the gateway: the session's request-rate bucket and requests in flight.
-  std::unique_ptr<TokenBucket> session_bucket;
+  std::unique_ptr<apf::RateLimiter> session_bucket;
   int session_in_flight = 0;
 };
 
@@ -417,10 +417,10 @@ void World::BuildClients() {
         proc.subjects = classifier->SubjectsOf(proc.user.name, proc.user.groups);
       }
       if (spec.client_go.qps >= 0) {
-        proc.bucket = std::make_unique<TokenBucket>(spec.client_go.qps, spec.client_go.burst);
+        proc.bucket = std::make_unique<apf::RateLimiter>(spec.client_go.qps, spec.client_go.burst);
       }
       if (spec.via_gateway) {
-        proc.session_bucket = std::make_unique<TokenBucket>(
+        proc.session_bucket = std::make_unique<apf::RateLimiter>(
             scenario_.gateway.session_request_rate, scenario_.gateway.session_request_burst);
       }
       Random placement(scenario_.seed, spec.name + "/" + std::to_string(p) + "/connection");

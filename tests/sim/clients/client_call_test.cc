@@ -10,7 +10,7 @@
 #include <optional>
 #include <vector>
 
-#include "sim/clients/token_bucket.h"
+#include "apf/rate_limiter.h"
 #include "sim/engine/random.h"
 
 using apf::kMillisecond;
@@ -157,7 +157,7 @@ TEST_CASE("each attempt takes a token, the Retry-After sleep comes before it", "
   // takes tokens at 0, 0 and 0 (waits 0, 1 s, 2 s: tokens -2 at t=0). Our call at 0 then
   // waits 3 s for its first token (tokens -3). The 429 (Retry-After 1) at 3 s -> sleep to
   // 4 s; the bucket then holds -3 + 4 = 1, minus 1 = 0: the retry goes at once at 4 s.
-  sim::TokenBucket bucket(1, 1);
+  apf::RateLimiter bucket(1, 1);
   for (int i = 0; i < 3; ++i) bucket.Wait(0, kNever);
   ClientCall call(ClientCallOptions{}, &bucket);
   const Run run = Drive(call, 0, {Answer(TooManyRequests(1)), Answer(Status(200))});
@@ -173,7 +173,7 @@ TEST_CASE("synchronized retriers behind one bucket leave 1/qps apart", "[client_
   // eight get a 429 with Retry-After 10 at 1.5 s and sleep to 11.5 s. The bucket then
   // holds -3 + 11.5*2 = 20, capped at 5: five retries go at 11.5 s, the others at 12.0,
   // 12.5 and 13.0 s.
-  sim::TokenBucket bucket(2, 5);
+  apf::RateLimiter bucket(2, 5);
   std::vector<std::unique_ptr<ClientCall>> calls;
   std::vector<Nanos> first_sent;
   for (int i = 0; i < 8; ++i) {
@@ -320,7 +320,7 @@ TEST_CASE("an earlier transport error is appended to the final error", "[client_
   // "context deadline exceeded", wrapped with the EOF (unwrapped from its url.Error).
   ClientCallOptions o;
   o.timeout_ns = 5 * kSecond;
-  sim::TokenBucket bucket(5, 10);
+  apf::RateLimiter bucket(5, 10);
   ClientCall call(o, &bucket);
   const Run run = Drive(call, 0, {Fail(TransportError::kEOF), Answer(TooManyRequests(10))});
   CHECK(run.sent_at == Seconds({0, 1}));
@@ -363,7 +363,7 @@ TEST_CASE("the first token wait is not bounded by Config.Timeout", "[client_call
   // CLIENT-SPEC 1.2: the first tryThrottle runs before the timeout context exists. A
   // drained 1 QPS bucket makes the first token wait 8 s; Timeout 5 s then runs from 8 s:
   // an attempt that never answers is abandoned at 13 s.
-  sim::TokenBucket bucket(1, 1);
+  apf::RateLimiter bucket(1, 1);
   for (int i = 0; i < 8; ++i) bucket.Wait(0, kNever);  // tokens 1 - 8 = -7
   ClientCallOptions o;
   o.timeout_ns = 5 * kSecond;
@@ -382,7 +382,7 @@ TEST_CASE("a retry token that would come after the deadline fails the call", "[c
   // 1 QPS / burst 1; Timeout 10 s. Attempt 1 at 0 (token 1 -> 0). The 429 (Retry-After
   // 1) at 0 -> sleep to 1 s. Meanwhile another caller took 20 tokens at 0 (-20), so at
   // 1 s the bucket holds -19 and the token would come 20 s later, past the 10 s deadline.
-  sim::TokenBucket bucket(1, 1);
+  apf::RateLimiter bucket(1, 1);
   ClientCallOptions o;
   o.timeout_ns = 10 * kSecond;
   ClientCall call(o, &bucket);
@@ -426,7 +426,7 @@ TEST_CASE("cancelling while waiting for a token gives the token back", "[client_
   // CLIENT-SPEC 1.3 step 5: 1 QPS / burst 1 drained at 0 (tokens 0); our call's first
   // token waits 1 s (tokens -1). Cancelled at 0.5 s: the reservation is the last one, so
   // its token comes back: tokens at 0.5 s = -1 + 0.5 + 1 = 0.5.
-  sim::TokenBucket bucket(1, 1);
+  apf::RateLimiter bucket(1, 1);
   bucket.Wait(0, kNever);
   ClientCall call(ClientCallOptions{}, &bucket);
   sim::CallStep step = call.Start(0);
@@ -442,7 +442,7 @@ TEST_CASE("cancelling while waiting for a token gives the token back", "[client_
 
 TEST_CASE("a caller deadline the first token cannot meet fails before sending", "[client_call]") {
   // CLIENT-SPEC 6.1 first line: the limiter error, wrapped by tryThrottleWithInfo.
-  sim::TokenBucket bucket(5, 1);
+  apf::RateLimiter bucket(5, 1);
   bucket.Wait(0, kNever);  // next token at 200 ms
   ClientCallOptions o;
   o.caller_deadline_ns = 100 * kMillisecond;
@@ -458,7 +458,7 @@ TEST_CASE("a WATCH sends its first attempt without a token, retries take one", "
   // CLIENT-SPEC 1.2: "the first attempt is not rate limited", retries are. A 1 QPS /
   // burst 1 bucket: the first attempt leaves it full (1 token); the 429 (Retry-After 2)
   // retry at 2 s takes it (0 tokens).
-  sim::TokenBucket bucket(1, 1);
+  apf::RateLimiter bucket(1, 1);
   ClientCallOptions o;
   o.kind = CallKind::kWatch;
   ClientCall watch(o, &bucket);
@@ -541,7 +541,7 @@ TEST_CASE("property: at most 11 attempts, one token each, time never goes back",
         rng.UniformInt(2) == 0 ? 0 : static_cast<Nanos>(1 + rng.UniformInt(60)) * kSecond;
     // A bucket that never makes anyone wait and refills only 1e-12 tokens per second, so
     // the tokens taken can be read off it.
-    sim::TokenBucket bucket(1e-12, 1000000);
+    apf::RateLimiter bucket(1e-12, 1000000);
     ClientCall call(o, &bucket);
     std::vector<Reply> script;
     for (int i = 0; i < 15; ++i) {

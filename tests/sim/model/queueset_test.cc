@@ -95,14 +95,6 @@ TEST_CASE("replay: Reject-type and Exempt levels", "[queueset][replay]") {
   CHECK(out[1]["results"][0]["dispatchNs"] == 0);
 }
 
-TEST_CASE("replay: the flow hash is hashFlowID of APF-SPEC 2.5", "[queueset][replay]") {
-  // Appendix A.
-  CHECK(sim::ReplayFlowHash("global-default", "alice") == 17644606172554983095ULL);
-  CHECK(sim::ReplayFlowHash("service-accounts", "system:serviceaccount:default:loadtest") ==
-        18245108773366159178ULL);
-  CHECK(sim::ReplayFlowHash("kube-controller-manager", "") == 14257900033262264633ULL);
-}
-
 TEST_CASE("replay: a flow is dealt the queues of its hand", "[queueset][replay]") {
   // hashFlowID("global-default", "alice") deals {55, 62, 126, 125, 105, 1} from 128 queues
   // (appendix A). All queues empty: the first enqueue (offset 0) takes hand[0], the second
