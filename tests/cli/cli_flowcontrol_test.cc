@@ -2,7 +2,6 @@
 // to the bootstrap objects, and a JSON List), `apfsim explain --output json`, the two
 // `model` commands on the cases of APF-SPEC appendix A, and `apfsim lint`'s exit codes.
 #include <sys/wait.h>
-#include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <cstdio>
@@ -14,6 +13,7 @@
 #include "apf/bootstrap.h"
 #include "sim/flowcontrol/loader.h"
 #include "sim/model/classify.h"
+#include "tests/support/test_support.h"
 
 namespace {
 
@@ -24,9 +24,8 @@ struct Run {
 
 // Runs apfsim with `args` (and `stdin_text` on standard input), capturing stdout.
 Run Apfsim(const std::string& args, const std::string& stdin_text = "") {
-  const std::filesystem::path input =
-      std::filesystem::temp_directory_path() /
-      ("apfsim-cli-flowcontrol-" + std::to_string(::getpid()) + ".json");
+  const test_support::ScratchDir scratch("apfsim-cli-flowcontrol");
+  const std::filesystem::path input = scratch.path() / "stdin.json";
   {
     std::ofstream f(input);
     f << stdin_text;
@@ -41,7 +40,6 @@ Run Apfsim(const std::string& args, const std::string& stdin_text = "") {
   while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) r.out.append(buffer, n);
   const int status = ::pclose(pipe);
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::filesystem::remove(input);
   return r;
 }
 
@@ -175,11 +173,9 @@ TEST_CASE("apfsim lint exits 0 with warnings and 2 on an invalid object", "[cli]
   CHECK(fence.exit_code == 0);
   CHECK(fence.out.find("[queue-length-unenforced]\n1 warning(s) for Kubernetes 1.36\n") !=
         std::string::npos);
-  const std::filesystem::path dir = std::filesystem::temp_directory_path();
-  const std::filesystem::path open_fence =
-      dir / ("apfsim-open-fence-" + std::to_string(::getpid()) + ".yaml");
-  const std::filesystem::path invalid =
-      dir / ("apfsim-invalid-" + std::to_string(::getpid()) + ".yaml");
+  const test_support::ScratchDir scratch("apfsim-cli-lint");
+  const std::filesystem::path open_fence = scratch.path() / "open-fence.yaml";
+  const std::filesystem::path invalid = scratch.path() / "invalid.yaml";
   {
     std::ifstream in(kFence);
     std::ofstream out(open_fence);
@@ -197,8 +193,6 @@ TEST_CASE("apfsim lint exits 0 with warnings and 2 on an invalid object", "[cli]
   CHECK(warned.out.find("[fence-borrowing]") != std::string::npos);
   CHECK(warned.out.find("2 warning(s)") != std::string::npos);
   CHECK(Apfsim("lint --config " + invalid.string()).exit_code == 2);
-  std::filesystem::remove(open_fence);
-  std::filesystem::remove(invalid);
 }
 
 TEST_CASE("ClassifyCases refuses malformed cases with their path", "[cli]") {

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "sim/io/input_error.h"
+#include "tests/support/test_support.h"
 
 using nlohmann::json;
 
@@ -21,8 +22,8 @@ json Replay(const std::string& text) { return sim::ReplayQueueSetCases(json::par
 // Runs the built apfsim with `input` on stdin; returns its exit code and its stdout and
 // stderr together.
 std::pair<int, std::string> RunApfsim(const std::string& args, const std::string& input) {
-  const std::filesystem::path in =
-      std::filesystem::temp_directory_path() / ("apfsim-replay-test-" + args.substr(6) + ".json");
+  const test_support::ScratchDir scratch("apfsim-model-queueset");
+  const std::filesystem::path in = scratch.path() / "in.json";
   std::ofstream(in) << input;
   const std::string command =
       std::string(APFSIM_BINARY) + " " + args + " < " + in.string() + " 2>&1";
@@ -31,7 +32,6 @@ std::pair<int, std::string> RunApfsim(const std::string& args, const std::string
   char buffer[4096];
   while (size_t n = fread(buffer, 1, sizeof buffer, pipe)) out.append(buffer, n);
   const int status = pclose(pipe);
-  std::filesystem::remove(in);
   return {WEXITSTATUS(status), out};
 }
 
