@@ -750,24 +750,8 @@ void World::OnAdmitted(apf::Nanos now, int ai, const apf::Admission& admission) 
   using Outcome = apf::Admission::Outcome;
   switch (admission.outcome) {
     case Outcome::kRejected: {
-      if (level >= 0) {
-        const Rejection reason =
-            admission.reason == apf::RejectReason::kQueueFull ? Rejection::kQueueFull
-            : admission.reason == apf::RejectReason::kTimeOut ? Rejection::kTimeOut
-                                                              : Rejection::kConcurrencyLimit;
-        rep.timelines[level].OnRejected(reason);
-        NoteLevel(now, a.replica, level);
-        if (rep.flow_control->apf_enabled()) {
-          FlowMetrics::Series& m = metrics_.At(a.replica, level, a.flow_schema);
-          m.rejected[static_cast<int>(reason)]++;
-          m.wait_rejected.Observe(0);
-        }
-      }
-      a.handle.level = -1;  // nothing held
+      RecordRejection(now, a, admission.reason, /*queued=*/false);
       a.outcome = "rejected";
-      a.reason = admission.reason == apf::RejectReason::kQueueFull ? "queue-full"
-                 : admission.reason == apf::RejectReason::kTimeOut ? "time-out"
-                                                                   : "concurrency-limit";
       HttpResponse response;
       response.status_code = 429;
       response.has_retry_after = true;
@@ -800,6 +784,30 @@ void World::OnAdmitted(apf::Nanos now, int ai, const apf::Admission& admission) 
       NoteLevel(now, a.replica, level);
       return;
   }
+}
+
+void World::RecordRejection(apf::Nanos now, Attempt& a, apf::RejectReason why, bool queued) {
+  const apf::RejectReason reason = CountedRejectReason(why);
+  const int level = a.handle.level;
+  if (level >= 0) {
+    Replica& rep = *replicas_[a.replica];
+    rep.timelines[level].OnRejected(reason);
+    NoteLevel(now, a.replica, level);
+    // A request refused on arrival is counted only by APF's metrics (MaxInFlight has
+    // none); one that waited left an APF queue.
+    if (queued || rep.flow_control->apf_enabled()) {
+      FlowMetrics::Series& m = metrics_.At(a.replica, level, a.flow_schema);
+      m.rejected[static_cast<int>(reason)]++;
+      // A time-out's wait is labelled execute="true": a quirk (APF-SPEC 1.4).
+      if (queued) {
+        m.wait_executed.Observe(now - a.arrived);
+      } else {
+        m.wait_rejected.Observe(0);
+      }
+    }
+  }
+  a.handle.level = -1;  // nothing held
+  a.reason = apf::RejectReasonName(reason);
 }
 
 ListResult World::ListResultOf(const Call& call, const apf::RequestInfo& request) const {
@@ -918,16 +926,8 @@ void World::OnWaitTimeout(apf::Nanos now, int ai) {
   Replica& rep = *replicas_[a.replica];
   int retry_after = 1;
   if (!rep.flow_control->TimeOut(now, a.handle, &retry_after)) return;
-  rep.timelines[a.handle.level].OnRejected(Rejection::kTimeOut);
-  NoteLevel(now, a.replica, a.handle.level);
-  {
-    FlowMetrics::Series& m = metrics_.At(a.replica, a.handle.level, a.flow_schema);
-    m.rejected[static_cast<int>(Rejection::kTimeOut)]++;
-    m.wait_executed.Observe(now - a.arrived);  // labelled execute="true": a quirk (APF-SPEC 1.4)
-  }
-  a.handle.level = -1;
+  RecordRejection(now, a, apf::RejectReason::kTimeOut, /*queued=*/true);
   a.outcome = "rejected";
-  a.reason = "time-out";
   HttpResponse response;
   response.status_code = 429;
   response.has_retry_after = true;
@@ -990,13 +990,7 @@ void World::OnCallAbort(apf::Nanos now, int c) {
     if (!a.executing && a.handle.valid() &&
         replicas_[a.replica]->flow_control->TimeOut(now, a.handle, &retry_after)) {
       engine_.Cancel(a.timeout);
-      replicas_[a.replica]->timelines[a.handle.level].OnRejected(Rejection::kTimeOut);
-      NoteLevel(now, a.replica, a.handle.level);
-      FlowMetrics::Series& m = metrics_.At(a.replica, a.handle.level, a.flow_schema);
-      m.rejected[static_cast<int>(Rejection::kTimeOut)]++;
-      m.wait_executed.Observe(now - a.arrived);
-      a.handle.level = -1;
-      a.reason = "time-out";
+      RecordRejection(now, a, apf::RejectReason::kTimeOut, /*queued=*/true);
     }
     if (a.traced && !a.answered) {
       a.outcome = "canceled";  // the client gave up (its timeout or context)

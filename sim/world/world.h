@@ -162,6 +162,9 @@ class World : public EventHandler {
   bool PassGateway(apf::Nanos now, int attempt);
   void LeaveGateway(Attempt& attempt);
   void NoteLevel(apf::Nanos now, int replica, int level);
+  // The one place a rejection is counted (timelines, metrics) and written on the attempt:
+  // refused on arrival, or `queued` and then timed out. Frees the attempt's level.
+  void RecordRejection(apf::Nanos now, Attempt& attempt, apf::RejectReason why, bool queued);
   void ScheduleBackend(int replica);
   ListResult ListResultOf(const Call& call, const apf::RequestInfo& request) const;
 
