@@ -78,7 +78,6 @@ struct World::Replica {
   EventHandle backend_event;
   std::vector<LevelTimeline> timelines;
   Random service_rng{0};
-  std::int64_t in_flight = 0;
   std::unique_ptr<apf::EventRateLimit> event_rate_limit;
 };
 
@@ -217,14 +216,6 @@ std::string Substitute(const std::string& text, int process) {
   return out;
 }
 
-World::LoadBalancing LoadBalancingOf(const std::string& mode) {
-  // The loader accepts only these names; sticky is the default.
-  if (mode == "round-robin") return World::LoadBalancing::kRoundRobin;
-  if (mode == "random") return World::LoadBalancing::kRandom;
-  if (mode == "least-requests") return World::LoadBalancing::kLeastRequests;
-  return World::LoadBalancing::kSticky;
-}
-
 constexpr std::string_view kTooManyRequests = "Too many requests, please try again later.";
 constexpr std::string_view kGatewayTimeoutBody =
     "The server was unable to return a response in the time allotted, but may still be "
@@ -240,8 +231,8 @@ World::World(const Scenario& scenario, const apf::FlowControlConfig* flow_contro
       observer_(observer),
       engine_(this),
       service_time_(scenario.apiservers.service_time),
-      lb_random_(scenario.seed, "load-balancer"),
-      load_balancing_(LoadBalancingOf(scenario.apiservers.load_balancing)) {
+      load_balancer_(LoadBalancingOf(scenario.apiservers.load_balancing),
+                     scenario.apiservers.replicas, scenario.seed) {
   const auto gate = scenario.apiservers.feature_gates.find("WatchList");
   watch_list_gate_ = gate == scenario.apiservers.feature_gates.end() ? true : gate->second;
   Build();
@@ -423,9 +414,9 @@ void World::BuildClients() {
         proc.session_bucket = std::make_unique<TokenBucket>(
             scenario_.gateway.session_request_rate, scenario_.gateway.session_request_burst);
       }
-      Random placement(scenario_.seed, spec.name + "/" + std::to_string(p) + "/connection");
       proc.replica = spec.replica >= 0 ? spec.replica
-                                       : static_cast<int>(placement.UniformInt(replicas_.size()));
+                                       : LoadBalancer::ConnectionOf(scenario_.seed, spec.name, p,
+                                                                    replica_count());
       const int process_index = static_cast<int>(processes_.size());
       if (p == 0) clients_[ci].first_process = process_index;
       processes_.push_back(std::move(proc));
@@ -636,28 +627,6 @@ void World::ApplyStep(apf::Nanos now, int c, const CallStep& step) {
   }
 }
 
-int World::PickReplica(const Process& process) {
-  const int n = static_cast<int>(replicas_.size());
-  if (clients_[process.client].spec->replica >= 0) return process.replica;  // pinned
-  if (n == 1) return 0;
-  switch (load_balancing_) {
-    case LoadBalancing::kSticky:
-      return process.replica;
-    case LoadBalancing::kRoundRobin:
-      return static_cast<int>(round_robin_++ % n);
-    case LoadBalancing::kRandom:
-      return static_cast<int>(lb_random_.UniformInt(n));
-    case LoadBalancing::kLeastRequests: {
-      int best = 0;
-      for (int r = 1; r < n; ++r) {
-        if (replicas_[r]->in_flight < replicas_[best]->in_flight) best = r;
-      }
-      return best;
-    }
-  }
-  return process.replica;
-}
-
 void World::SendAttempt(apf::Nanos now, int c, const CallStep& step) {
   Call& call = calls_[c];
   const Process& proc = processes_[call.process];
@@ -673,7 +642,7 @@ void World::SendAttempt(apf::Nanos now, int c, const CallStep& step) {
   a.call = c;
   a.call_generation = call.generation;
   a.generator = call.generator;
-  a.replica = PickReplica(proc);
+  a.replica = load_balancer_.Pick(proc.replica, clients_[proc.client].spec->replica >= 0);
   a.arrived = now;
   a.try_number = step.attempt;
   a.process = call.process;
@@ -689,7 +658,7 @@ void World::SendAttempt(apf::Nanos now, int c, const CallStep& step) {
   }
   if (clients_[proc.client].spec->via_gateway && !PassGateway(now, static_cast<int>(slot))) return;
   Replica& rep = *replicas_[a.replica];
-  ++rep.in_flight;
+  load_balancer_.Arrived(a.replica);
   std::optional<apf::Nanos> user_timeout = call.request->query_timeout;
   if (step.timeout_param_ns > 0) user_timeout = step.timeout_param_ns;
   const apf::Admission admission =
@@ -975,7 +944,7 @@ void World::ReleaseAttempt(int ai) {
   if (a.executing || a.pending_release || a.watch_open) return;
   if (!a.live) return;
   if (a.traced) EmitTrace(ai);
-  --replicas_[a.replica]->in_flight;
+  load_balancer_.Left(a.replica);
   a.live = false;
   ++a.generation;
   attempts_.Release(static_cast<std::uint32_t>(ai));

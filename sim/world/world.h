@@ -31,6 +31,7 @@
 #include "sim/world/backend.h"
 #include "sim/world/flow_metrics.h"
 #include "sim/world/level_timeline.h"
+#include "sim/world/load_balancer.h"
 #include "sim/world/service_time.h"
 
 namespace sim {
@@ -97,9 +98,6 @@ class World : public EventHandler {
   std::optional<RequestDetails> DetailsOf(std::uint64_t request_id) const;
   const FlowMetrics& flow_metrics() const { return metrics_; }
 
-  // spec.apiservers.loadBalancing, read once rather than compared per request.
-  enum class LoadBalancing { kSticky, kRoundRobin, kRandom, kLeastRequests };
-
  private:
   struct Replica;
   struct Client;
@@ -151,7 +149,6 @@ class World : public EventHandler {
   void OnCallAbort(apf::Nanos now, int call);
 
   // Server side.
-  int PickReplica(const Process& process);
   void OnAdmitted(apf::Nanos now, int attempt, const apf::Admission& admission);
   void StartExecution(apf::Nanos now, int attempt);
   void OnExecDone(apf::Nanos now, int attempt);
@@ -199,9 +196,7 @@ class World : public EventHandler {
   TrafficSpec audit_traffic_;
   int trace_client_ = -1;  // --trace names this client, or
   int trace_level_ = -2;   // this priority level (index in the configuration); -2: none
-  std::uint64_t round_robin_ = 0;
-  Random lb_random_;
-  LoadBalancing load_balancing_;
+  LoadBalancer load_balancer_;
   bool watch_list_gate_ = true;  // the WatchList feature gate (on unless the scenario says)
   apf::Nanos interval_start_ = 0;
   FlowMetrics metrics_;
