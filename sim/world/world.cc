@@ -98,7 +98,7 @@ struct World::Process {
   int replica = 0;                      // its connection, for sticky balancing
   // Behind the gateway: the session's request-rate bucket and requests in flight.
   std::unique_ptr<TokenBucket> session_bucket;
-  int session_in_flight = 0;
+  GatewaySession session;
 };
 
 struct World::Generator {
@@ -232,7 +232,8 @@ World::World(const Scenario& scenario, const apf::FlowControlConfig* flow_contro
       engine_(this),
       service_time_(scenario.apiservers.service_time),
       load_balancer_(LoadBalancingOf(scenario.apiservers.load_balancing),
-                     scenario.apiservers.replicas, scenario.seed) {
+                     scenario.apiservers.replicas, scenario.seed),
+      gateway_(scenario.gateway) {
   const auto gate = scenario.apiservers.feature_gates.find("WatchList");
   watch_list_gate_ = gate == scenario.apiservers.feature_gates.end() ? true : gate->second;
   Build();
@@ -670,35 +671,16 @@ void World::SendAttempt(apf::Nanos now, int c, const CallStep& step) {
 bool World::PassGateway(apf::Nanos now, int ai) {
   Attempt& a = attempts_[ai];
   Process& proc = processes_[calls_[a.call].process];
-  const GatewaySpec& gw = scenario_.gateway;
-  HttpResponse refusal;
-  refusal.status_code = 429;
-  refusal.body_is_status = true;
-  if (!proc.session_bucket->Allow(now)) {
-    // RequestRateExceeded carries the time until the session's next token, rounded up.
-    const double missing = 1.0 - proc.session_bucket->TokensAt(now);
-    refusal.has_retry_after = true;
-    refusal.retry_after_seconds =
-        std::max(1, static_cast<int>(std::ceil(missing / gw.session_request_rate)));
-    refusal.body_message = "RequestRateExceeded";
-    ++gateway_.request_rate_exceeded;
-  } else if (proc.session_in_flight >= gw.max_session_concurrent_requests ||
-             gateway_.in_flight >= gw.max_concurrent_requests) {
-    // A concurrency slot frees when another request ends: no Retry-After.
-    refusal.body_message = "TooManyConcurrentRequests";
-    ++gateway_.too_many_concurrent_requests;
-  } else {
+  const GatewayVerdict verdict = gateway_.Enter(now, *proc.session_bucket, proc.session);
+  if (verdict.passed) {
     a.via_gateway = true;
-    ++proc.session_in_flight;
-    ++gateway_.in_flight;
     return true;
   }
   a.answered = false;
   a.handle.level = -1;
   a.outcome = "rejected";
-  a.reason = refusal.body_message == "RequestRateExceeded" ? "gateway: RequestRateExceeded"
-                                                           : "gateway: TooManyConcurrentRequests";
-  DeliverResponse(now, ai, refusal);
+  a.reason = verdict.reason;
+  DeliverResponse(now, ai, verdict.refusal);
   a.live = true;
   ReleaseAttemptUncounted(ai);
   return false;
@@ -927,8 +909,7 @@ void World::DeliverResponse(apf::Nanos now, int ai, const HttpResponse& response
 void World::LeaveGateway(Attempt& a) {
   if (!a.via_gateway) return;
   a.via_gateway = false;
-  --processes_[calls_[a.call].process].session_in_flight;
-  --gateway_.in_flight;
+  gateway_.Leave(processes_[calls_[a.call].process].session);
 }
 
 void World::ReleaseAttemptUncounted(int ai) {

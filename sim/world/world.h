@@ -30,6 +30,7 @@
 #include "sim/scenario/scenario.h"
 #include "sim/world/backend.h"
 #include "sim/world/flow_metrics.h"
+#include "sim/world/gateway.h"
 #include "sim/world/level_timeline.h"
 #include "sim/world/load_balancer.h"
 #include "sim/world/service_time.h"
@@ -200,14 +201,10 @@ class World : public EventHandler {
   bool watch_list_gate_ = true;  // the WatchList feature gate (on unless the scenario says)
   apf::Nanos interval_start_ = 0;
   FlowMetrics metrics_;
-  struct GatewayState {
-    int in_flight = 0;
-    std::uint64_t request_rate_exceeded = 0;
-    std::uint64_t too_many_concurrent_requests = 0;
-  } gateway_;
+  Gateway gateway_;
 
  public:
-  const GatewayState& gateway() const { return gateway_; }
+  const GatewayCounts& gateway() const { return gateway_.counts(); }
 };
 
 }  // namespace sim
