@@ -7,7 +7,6 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
-#include "apf/event_rate_limit.h"
 #include "apf/long_running.h"
 #include "apf/shuffle_sharding.h"
 #include "apf/work_estimator.h"
@@ -33,25 +32,6 @@ namespace sim {
 //   kObjectPoll      arg32: replica       (the object-count tracker's periodic refresh)
 // A ref is (generation << 32 | slot); a stale ref (its slot reused) is ignored.
 
-struct World::CompiledRequest {
-  int id = -1;  // index in requests_; -1 for a replayed row's request
-  const RequestTemplate* tmpl = nullptr;
-  // The name or a fixed namespace holds "{process}": it is written for every call.
-  bool name_per_process = false;
-  bool namespace_per_process = false;
-  int resource = -1;  // index into scenario_.resources, -1 when none matches
-  apf::RequestInfo info;
-  ClientCallOptions call_options;
-  bool is_watch = false;
-  bool is_list = false;  // the verb, read per request, compared once here
-  bool is_create = false;
-  bool long_running = false;
-  std::optional<apf::Nanos> query_timeout;  // an explicit ?timeout= in the template
-  // The service-time rule of every call of this request (the verb, resource and
-  // subresource are the template's), by whether a LIST is served from the cache.
-  int service_rule[2] = {-1, -1};
-};
-
 // A replayed row's request: its template and compiled form live together in a pool slot
 // that is reused when the call finishes.
 struct World::ReplayRequest {
@@ -70,15 +50,20 @@ class World::DispatchListener : public apf::FlowControlListener {
 };
 
 struct World::Replica {
-  int index = 0;
-  std::unique_ptr<DispatchListener> listener;
-  apf::ObjectCountTracker objects;
-  std::unique_ptr<apf::FlowControl> flow_control;
-  std::unique_ptr<Backend> backend;
+  Replica(World* world, int r, const Scenario& scenario, const apf::FlowControlConfig* config,
+          const ServiceTimeModel* service_time)
+      : index(r),
+        listener(world, r),
+        server(r, scenario, config, service_time, &listener),
+        flow_control(&server.flow_control()),
+        backend(server.backend()) {}
+  int index;
+  DispatchListener listener;
+  Apiserver server;
+  apf::FlowControl* flow_control;  // the server's
+  Backend* backend;                // the server's; null: no backend limit
   EventHandle backend_event;
   std::vector<LevelTimeline> timelines;
-  Random service_rng{0};
-  std::unique_ptr<apf::EventRateLimit> event_rate_limit;
 };
 
 struct World::Client {
@@ -184,16 +169,6 @@ void World::DispatchListener::OnDispatched(apf::Nanos now, std::uint64_t id) {
 }
 namespace {
 
-HttpMethod MethodOf(const std::string& verb) {
-  if (verb == "create" || verb == "post") return HttpMethod::kPost;
-  if (verb == "update" || verb == "put") return HttpMethod::kPut;
-  if (verb == "patch") return HttpMethod::kPatch;
-  if (verb == "delete" || verb == "deletecollection") return HttpMethod::kDelete;
-  return HttpMethod::kGet;
-}
-
-constexpr std::string_view kProcessKey = "{process}";
-
 // `text` with every "{process}" replaced by the process number, written into `out` (whose
 // capacity is reused: no allocation once a call slot has held the name).
 void SubstituteInto(std::string_view text, int process, std::string* out) {
@@ -216,11 +191,6 @@ std::string Substitute(const std::string& text, int process) {
   return out;
 }
 
-constexpr std::string_view kTooManyRequests = "Too many requests, please try again later.";
-constexpr std::string_view kGatewayTimeoutBody =
-    "The server was unable to return a response in the time allotted, but may still be "
-    "processing the request";
-
 }  // namespace
 
 World::World(const Scenario& scenario, const apf::FlowControlConfig* flow_control,
@@ -234,8 +204,6 @@ World::World(const Scenario& scenario, const apf::FlowControlConfig* flow_contro
       load_balancer_(LoadBalancingOf(scenario.apiservers.load_balancing),
                      scenario.apiservers.replicas, scenario.seed),
       gateway_(scenario.gateway) {
-  const auto gate = scenario.apiservers.feature_gates.find("WatchList");
-  watch_list_gate_ = gate == scenario.apiservers.feature_gates.end() ? true : gate->second;
   Build();
 }
 
@@ -257,49 +225,14 @@ const std::vector<std::pair<std::string, std::uint64_t>>& World::client_errors(i
 
 void World::Build() {
   const ApiserverSpec& api = scenario_.apiservers;
-  apf::FlowControlOptions fc;
-  fc.max_requests_inflight = api.max_requests_inflight;
-  fc.max_mutating_requests_inflight = api.max_mutating_requests_inflight;
-  fc.enable_priority_and_fairness = api.enable_priority_and_fairness;
-  fc.request_timeout = api.request_timeout;
-  auto gate = [&](const char* name, bool fallback) {
-    auto it = api.feature_gates.find(name);
-    return it == api.feature_gates.end() ? fallback : it->second;
-  };
-  fc.estimator =
-      apf::DefaultWorkEstimatorConfig(gate("SizeBasedListCostEstimate", true),
-                                      gate("WatchList", true), api.consistent_list_from_cache);
   for (int r = 0; r < api.replicas; ++r) {
-    auto replica = std::make_unique<Replica>();
-    replica->index = r;
-    replica->listener = std::make_unique<DispatchListener>(this, r);
-    replica->service_rng = Random(scenario_.seed, "apiserver-" + std::to_string(r) + "/service");
-    replicas_.push_back(std::move(replica));
-    PollObjectCounts(0, r);
+    replicas_.push_back(std::make_unique<Replica>(this, r, scenario_, config_, &service_time_));
     Replica& rep = *replicas_.back();
-    rep.flow_control =
-        std::make_unique<apf::FlowControl>(0, fc, config_, &rep.objects, rep.listener.get());
     rep.timelines.resize(rep.flow_control->level_count());
     for (int l = 0; l < rep.flow_control->level_count(); ++l) {
       const apf::LevelState s = rep.flow_control->level(l);
       rep.timelines[l].SetLimits(s.current_cl, s.nominal_cl);
       rep.timelines[l].SetMaxSeats(s.max_seats);
-    }
-    if (api.backend_cores > 0) rep.backend = std::make_unique<Backend>(api.backend_cores);
-    if (!api.event_rate_limits.empty()) {
-      apf::EventRateLimitConfig erl;
-      for (const EventRateLimitSpec& l : api.event_rate_limits) {
-        apf::EventRateLimitConfig::Limit limit;
-        limit.type = l.type == "Server"      ? apf::EventLimitType::kServer
-                     : l.type == "Namespace" ? apf::EventLimitType::kNamespace
-                     : l.type == "User"      ? apf::EventLimitType::kUser
-                                             : apf::EventLimitType::kSourceAndObject;
-        limit.qps = static_cast<std::int32_t>(l.qps);
-        limit.burst = static_cast<std::int32_t>(l.burst);
-        limit.cache_size = static_cast<std::int32_t>(l.cache_size);
-        erl.limits.push_back(limit);
-      }
-      rep.event_rate_limit = std::make_unique<apf::EventRateLimit>(erl);
     }
     if (api.enable_priority_and_fairness)
       engine_.At(0, Event{kAdjust, static_cast<std::uint32_t>(r), 0});
@@ -330,54 +263,11 @@ void World::Build() {
   }
 }
 
-void World::PollObjectCounts(apf::Nanos now, int replica) {
-  if (replica >= static_cast<int>(replicas_.size())) return;
-  for (const ResourceSpec& r : scenario_.resources) {
-    replicas_[replica]->objects.Set(r.api_group, r.resource,
-                                    apf::ObjectStats{r.objects, r.average_bytes}, now);
-  }
-}
-
-void World::CompileRequest(const RequestTemplate& t, CompiledRequest* c) const {
-  *c = CompiledRequest{};
-  c->tmpl = &t;
-  c->name_per_process = t.name.find(kProcessKey) != std::string::npos;
-  c->namespace_per_process = t.namespace_.find(kProcessKey) != std::string::npos;
-  for (size_t i = 0; i < scenario_.resources.size(); ++i) {
-    if (scenario_.resources[i].resource == t.resource &&
-        scenario_.resources[i].api_group == t.api_group) {
-      c->resource = static_cast<int>(i);
-    }
-  }
-  apf::RequestInfo& info = c->info;
-  info.is_resource_request = t.path.empty();
-  info.path = t.path;
-  info.verb = t.verb;
-  info.api_prefix = t.api_group.empty() ? "api" : "apis";
-  info.api_group = t.api_group;
-  info.api_version = t.api_version.empty() ? "v1" : t.api_version;
-  info.namespace_name = t.namespace_;
-  info.resource = t.resource;
-  info.subresource = t.subresource;
-  info.name = t.name;
-  info.query = apf::ParseRequestQuery(t.query);
-  if (info.verb == "list" && info.query.watch) info.verb = "watch";
-  c->is_watch = info.verb == "watch";
-  c->is_list = info.verb == "list";
-  c->is_create = info.verb == "create";
-  c->long_running = apf::IsLongRunningRequest(info);
-  c->call_options.kind = c->is_watch ? CallKind::kWatch : CallKind::kDo;
-  c->call_options.method = MethodOf(t.verb);
-  if (!info.query.timeout.empty()) c->query_timeout = ParseDuration(info.query.timeout);
-  c->service_rule[0] = service_time_.RuleIndex(info, false);
-  c->service_rule[1] = service_time_.RuleIndex(info, true);
-}
-
 void World::BuildClients() {
   // Compile every request template once.
   auto compile = [&](const RequestTemplate& t) {
     auto c = std::make_unique<CompiledRequest>();
-    CompileRequest(t, c.get());
+    CompileRequest(t, scenario_, service_time_, c.get());
     c->id = static_cast<int>(requests_.size());
     requests_.push_back(std::move(c));
     free_calls_by_request_.emplace_back();
@@ -506,7 +396,7 @@ void World::IssueReplayed(apf::Nanos now, int g) {
     const std::uint32_t slot = replay_requests_.Acquire();
     ReplayRequest& r = replay_requests_[slot];
     std::swap(r.tmpl, row.request);
-    CompileRequest(r.tmpl, &r.compiled);
+    CompileRequest(r.tmpl, scenario_, service_time_, &r.compiled);
     const ClientSpec& spec = *clients_[client].spec;
     r.compiled.call_options.max_retries = spec.client_go.max_retries;
     r.compiled.call_options.timeout_ns = spec.client_go.timeout;
@@ -703,12 +593,7 @@ void World::OnAdmitted(apf::Nanos now, int ai, const apf::Admission& admission) 
     case Outcome::kRejected: {
       RecordRejection(now, a, admission.reason, /*queued=*/false);
       a.outcome = "rejected";
-      HttpResponse response;
-      response.status_code = 429;
-      response.has_retry_after = true;
-      response.retry_after_seconds = admission.retry_after_seconds;
-      response.body_message = kTooManyRequests;
-      DeliverResponse(now, ai, response);
+      DeliverResponse(now, ai, Apiserver::TooManyRequests(admission.retry_after_seconds));
       ReleaseAttempt(ai);
       return;
     }
@@ -761,67 +646,23 @@ void World::RecordRejection(apf::Nanos now, Attempt& a, apf::RejectReason why, b
   a.reason = apf::RejectReasonName(reason);
 }
 
-ListResult World::ListResultOf(const Call& call, const apf::RequestInfo& request) const {
-  ListResult result;
-  const bool is_list = call.request->is_list;
-  const bool initial_events =
-      call.request->is_watch && apf::WatchSendsInitialEvents(request.query, watch_list_gate_);
-  if (!is_list && !initial_events) return result;
-  result.from_cache =
-      !apf::ListDelegatedToStorage(request.query, scenario_.apiservers.consistent_list_from_cache);
-  const int res = call.request->resource;
-  if (res < 0) return result;
-  const ResourceSpec& spec = scenario_.resources[res];
-  std::int64_t objects = spec.objects;
-  if (!request.namespace_name.empty() && !spec.namespace_names.empty()) {
-    objects = (spec.objects + static_cast<std::int64_t>(spec.namespace_names.size()) - 1) /
-              static_cast<std::int64_t>(spec.namespace_names.size());
-  }
-  if (!request.name.empty()) objects = std::min<std::int64_t>(objects, 1);
-  if (is_list && request.query.limit > 0) objects = std::min(objects, request.query.limit);
-  result.objects = objects;
-  result.bytes = objects * spec.average_bytes;
-  return result;
-}
-
 void World::StartExecution(apf::Nanos now, int ai) {
   Attempt& a = attempts_[ai];
   Replica& rep = *replicas_[a.replica];
   const Call& call = calls_[a.call];
   a.executing = true;
-  const apf::RequestInfo& info = call.info;
-  if (call.request->is_watch) a.registration = rep.flow_control->watches().RegisterWatch(info);
-  apf::Nanos service;
-  if (rep.event_rate_limit && apf::EventRateLimitApplies(info)) {
-    apf::EventAttributes event;
-    event.namespace_name = info.namespace_name;
-    event.user_name = processes_[call.process].user.name;
-    event.involved_object_name = info.name;
-    event.involved_object_namespace = info.namespace_name;
-    a.event_rejected = !rep.event_rate_limit->Admit(event, now).admitted;
-  }
-  if (a.event_rejected) {
-    service = 100 * apf::kMicrosecond;  // admission refuses before storage is touched
-  } else if (call.request->tmpl->service_time) {
-    service = SampleDuration(*call.request->tmpl->service_time, rep.service_rng);
-  } else {
-    const ListResult list = ListResultOf(call, info);
-    service = service_time_.SampleRule(call.request->service_rule[list.from_cache ? 1 : 0], list,
-                                       rep.service_rng);
-  }
+  if (call.request->is_watch) a.registration = rep.flow_control->watches().RegisterWatch(call.info);
+  const Execution e = rep.server.Execute(now, a.arrived, *call.request, call.info,
+                                         processes_[call.process].user.name);
+  a.event_rejected = e.event_rejected;
   const std::uint64_t ref = Ref(ai, a.generation);
   if (rep.backend) {
-    rep.backend->Start(now, ref, service);
+    rep.backend->Start(now, ref, e.service);
     ScheduleBackend(a.replica);
   } else {
-    engine_.At(now + service, Event{kExecDone, 0, ref});
+    engine_.At(now + e.service, Event{kExecDone, 0, ref});
   }
-  // The handler runs past the request timeout: the client gets 504 then, while the
-  // handler goes on holding its seats.
-  const apf::Nanos timeout_at = a.arrived + scenario_.apiservers.request_timeout;
-  if (!call.request->long_running && now + service > timeout_at) {
-    engine_.At(std::max(timeout_at, now), Event{kGatewayTimeout, 0, ref});
-  }
+  if (e.timeout_at != apf::kNever) engine_.At(e.timeout_at, Event{kGatewayTimeout, 0, ref});
 }
 
 void World::ScheduleBackend(int r) {
@@ -853,22 +694,10 @@ void World::OnExecDone(apf::Nanos now, int ai) {
   const bool opens_watch = call.request->is_watch && !a.event_rejected && !a.answered;
   if (opens_watch) {
     a.watch_open = true;
-    Random& rng = rep.service_rng;
-    const apf::Nanos lifetime = apf::WatchLifetime(
-        call.info.query.timeout_seconds, scenario_.apiservers.min_request_timeout, rng.Uniform01());
-    engine_.At(now + lifetime, Event{kWatchEnd, 0, Ref(ai, a.generation)});
+    engine_.At(now + rep.server.WatchLifetime(call.info),
+               Event{kWatchEnd, 0, Ref(ai, a.generation)});
   }
-  if (!a.answered) {
-    HttpResponse response;
-    if (a.event_rejected) {
-      response.status_code = 429;  // apierrors.NewTooManyRequestsError: no Retry-After
-      response.body_is_status = true;
-      response.body_message = "limit reached on type Namespace for key";
-    } else {
-      response.status_code = call.request->is_create ? 201 : 200;
-    }
-    DeliverResponse(now, ai, response);
-  }
+  if (!a.answered) DeliverResponse(now, ai, Apiserver::Answer(*call.request, a.event_rejected));
   ReleaseAttempt(ai);
 }
 
@@ -879,12 +708,7 @@ void World::OnWaitTimeout(apf::Nanos now, int ai) {
   if (!rep.flow_control->TimeOut(now, a.handle, &retry_after)) return;
   RecordRejection(now, a, apf::RejectReason::kTimeOut, /*queued=*/true);
   a.outcome = "rejected";
-  HttpResponse response;
-  response.status_code = 429;
-  response.has_retry_after = true;
-  response.retry_after_seconds = retry_after;
-  response.body_message = kTooManyRequests;
-  DeliverResponse(now, ai, response);
+  DeliverResponse(now, ai, Apiserver::TooManyRequests(retry_after));
   ReleaseAttempt(ai);
 }
 
@@ -1117,13 +941,9 @@ void World::HandleEvent(apf::Nanos now, const Event& event) {
       break;
     case kGatewayTimeout:
       if (int ai = attempt_of(event.arg64); ai >= 0 && attempts_[ai].executing) {
-        HttpResponse response;
-        response.status_code = 504;
         attempts_[ai].outcome = "timeout";
         attempts_[ai].reason = "request timeout: 504 while the handler runs on";
-        response.body_is_status = true;
-        response.body_message = kGatewayTimeoutBody;
-        DeliverResponse(now, ai, response);
+        DeliverResponse(now, ai, Apiserver::GatewayTimeout());
       }
       break;
     case kWatchEnd:
@@ -1156,7 +976,7 @@ void World::HandleEvent(apf::Nanos now, const Event& event) {
       if (observer_) observer_->OnDump(now, static_cast<int>(event.arg32));
       break;
     case kObjectPoll:
-      PollObjectCounts(now, static_cast<int>(event.arg32));
+      replicas_[event.arg32]->server.PollObjectCounts(now);
       engine_.After(apf::ObjectCountTracker::kDefaultCountPollPeriod, event);
       break;
   }

@@ -28,7 +28,9 @@
 #include "sim/engine/slot_pool.h"
 #include "sim/scenario/replay_source.h"
 #include "sim/scenario/scenario.h"
+#include "sim/world/apiserver.h"
 #include "sim/world/backend.h"
+#include "sim/world/compiled_request.h"
 #include "sim/world/flow_metrics.h"
 #include "sim/world/gateway.h"
 #include "sim/world/level_timeline.h"
@@ -106,7 +108,6 @@ class World : public EventHandler {
   struct Generator;
   struct Call;
   struct Attempt;
-  struct CompiledRequest;
   struct ReplayRequest;
   class DispatchListener;
 
@@ -137,7 +138,6 @@ class World : public EventHandler {
   // Calls.
   int IssueCall(apf::Nanos now, int process, const CompiledRequest& request, int generator,
                 int worker, std::uint64_t namespace_draw, int replay_request = -1);
-  void CompileRequest(const RequestTemplate& t, CompiledRequest* c) const;
   // Replay (trace traffic, spec.auditLog): a generator that issues a source's rows.
   void AddReplay(std::unique_ptr<ReplaySource> source, const TrafficSpec* traffic, int client);
   void IssueReplayed(apf::Nanos now, int g);
@@ -164,10 +164,8 @@ class World : public EventHandler {
   // refused on arrival, or `queued` and then timed out. Frees the attempt's level.
   void RecordRejection(apf::Nanos now, Attempt& attempt, apf::RejectReason why, bool queued);
   void ScheduleBackend(int replica);
-  ListResult ListResultOf(const Call& call, const apf::RequestInfo& request) const;
 
   void OnInterval(apf::Nanos now);
-  void PollObjectCounts(apf::Nanos now, int replica);
 
   std::uint64_t Ref(std::uint32_t slot, std::uint32_t generation) const {
     return (static_cast<std::uint64_t>(generation) << 32) | slot;
@@ -198,7 +196,6 @@ class World : public EventHandler {
   int trace_client_ = -1;  // --trace names this client, or
   int trace_level_ = -2;   // this priority level (index in the configuration); -2: none
   LoadBalancer load_balancer_;
-  bool watch_list_gate_ = true;  // the WatchList feature gate (on unless the scenario says)
   apf::Nanos interval_start_ = 0;
   FlowMetrics metrics_;
   Gateway gateway_;
