@@ -91,16 +91,11 @@ struct World::Generator {
   const TrafficSpec* spec = nullptr;
   std::vector<const CompiledRequest*> calls;
   Random rng{0};
-  std::int64_t period = 0;  // sweep: the current period
-  std::int64_t item = 0;    // sweep: the next call in the period; closedLoop: the next call
-  std::int64_t per_period = 0;
-  bool listing = true;  // informer: listing (else watching)
-  int failures = 0;     // informer and watch: consecutive failures, for the backoff
-  // trace and spec.auditLog: the recording and its next row. A trace's rows go round-robin
-  // to its client's processes; an audit log's rows to the first process of the row's client.
-  std::unique_ptr<ReplaySource> replay;
-  ReplayRow pending;
-  int replay_client = -1;  // the trace's client; -1 for an audit log
+  Traffic traffic;                // every pattern but the informer and replays
+  std::unique_ptr<Replay> replay;  // trace traffic and spec.auditLog
+  // The informer's state (see "The informer pattern" below).
+  bool listing = true;  // listing (else watching)
+  int failures = 0;     // consecutive failures, for the backoff
 };
 
 struct World::Call {
@@ -329,35 +324,18 @@ void World::BuildClients() {
           g.calls = traffic_calls[ti];
           g.rng = Random(scenario_.seed, spec.name + "/" + std::to_string(p) + "/traffic-" +
                                              std::to_string(ti) + "/" + std::to_string(w));
+          std::int64_t per_period = 1;
+          if (t.kind == TrafficSpec::Kind::kSweep) {
+            const int res = g.calls[0]->resource;
+            per_period = SweepCallsPerPeriod(
+                t, res >= 0 ? static_cast<std::int64_t>(
+                                  scenario_.resources[res].namespace_names.size())
+                            : 0);
+          }
+          g.traffic = Traffic(t, per_period);
+          const apf::Nanos first = g.traffic.FirstAt(g.rng);
           generators_.push_back(std::move(g));
           const int gi = static_cast<int>(generators_.size()) - 1;
-          Generator& gen = generators_.back();
-          apf::Nanos first = t.start;
-          switch (t.kind) {
-            case TrafficSpec::Kind::kPoisson:
-              first += static_cast<apf::Nanos>(gen.rng.Exponential(t.rate) * 1e9);
-              break;
-            case TrafficSpec::Kind::kConstant:
-              // A random phase, so that many processes do not act in lockstep.
-              first += static_cast<apf::Nanos>(gen.rng.Uniform01() * 1e9 / t.rate);
-              break;
-            case TrafficSpec::Kind::kClosedLoop:
-              first += SampleDuration(t.think, gen.rng) / 2;
-              break;
-            default:
-              break;
-          }
-          if (t.kind == TrafficSpec::Kind::kSweep) {
-            const RequestTemplate& rt = t.calls[0];
-            const int res = gen.calls[0]->resource;
-            gen.per_period = t.count;
-            if (gen.per_period == 0 &&
-                rt.namespace_choice == RequestTemplate::NamespaceChoice::kEach && res >= 0) {
-              gen.per_period =
-                  static_cast<std::int64_t>(scenario_.resources[res].namespace_names.size());
-            }
-            if (gen.per_period <= 0) gen.per_period = 1;
-          }
           ScheduleGenerator(gi, first);
         }
       }
@@ -379,34 +357,29 @@ void World::AddReplay(std::unique_ptr<ReplaySource> source, const TrafficSpec* t
   Generator g;
   g.process = client >= 0 ? clients_[client].first_process : -1;
   g.spec = traffic;
-  g.replay = std::move(source);
-  g.replay_client = client;
+  g.replay = std::make_unique<Replay>(std::move(source), client);
   generators_.push_back(std::move(g));
   const int gi = static_cast<int>(generators_.size()) - 1;
-  if (generators_[gi].replay->Next(&generators_[gi].pending)) {
-    ScheduleGenerator(gi, generators_[gi].pending.at);
-  }
+  Replay& replay = *generators_[gi].replay;
+  if (replay.Next()) ScheduleGenerator(gi, replay.pending().at);
 }
 
 void World::IssueReplayed(apf::Nanos now, int g) {
-  Generator& gen = generators_[g];
-  ReplayRow& row = gen.pending;
-  const int client = gen.replay_client >= 0 ? gen.replay_client : row.client;
+  Replay& replay = *generators_[g].replay;
+  const int client = replay.client();
   if (client >= 0) {
     const std::uint32_t slot = replay_requests_.Acquire();
     ReplayRequest& r = replay_requests_[slot];
-    std::swap(r.tmpl, row.request);
+    std::swap(r.tmpl, replay.pending().request);
     CompileRequest(r.tmpl, scenario_, service_time_, &r.compiled);
     const ClientSpec& spec = *clients_[client].spec;
     r.compiled.call_options.max_retries = spec.client_go.max_retries;
     r.compiled.call_options.timeout_ns = spec.client_go.timeout;
-    // A trace's rows take turns over its client's processes.
-    const int process =
-        clients_[client].first_process + static_cast<int>(gen.item++ % std::max(1, spec.processes));
+    const int process = replay.TakeProcess(clients_[client].first_process, spec.processes);
     ++replayed_calls_;
     IssueCall(now, process, r.compiled, -1, -1, 0, static_cast<int>(slot));
   }
-  if (gen.replay->Next(&gen.pending)) ScheduleGenerator(g, gen.pending.at);
+  if (replay.Next()) ScheduleGenerator(g, replay.pending().at);
 }
 
 void World::ScheduleGenerator(int g, apf::Nanos at) {
@@ -417,41 +390,45 @@ void World::ScheduleGenerator(int g, apf::Nanos at) {
 
 void World::OnGenerate(apf::Nanos now, int g) {
   Generator& gen = generators_[g];
-  const TrafficSpec& t = *gen.spec;
-  switch (t.kind) {
-    case TrafficSpec::Kind::kPoisson:
-      IssueCall(now, gen.process, *gen.calls[0], g, -1, gen.rng.NextU64());
-      ScheduleGenerator(g, now + static_cast<apf::Nanos>(gen.rng.Exponential(t.rate) * 1e9));
-      break;
-    case TrafficSpec::Kind::kConstant:
-      IssueCall(now, gen.process, *gen.calls[0], g, -1, gen.rng.NextU64());
-      ScheduleGenerator(g, now + static_cast<apf::Nanos>(1e9 / t.rate));
-      break;
-    case TrafficSpec::Kind::kSweep: {
-      IssueCall(now, gen.process, *gen.calls[0], g, -1, static_cast<std::uint64_t>(gen.item));
-      ++gen.item;
-      if (gen.item >= gen.per_period) {
-        gen.item = 0;
-        ++gen.period;
-      }
-      const apf::Nanos base = t.start + gen.period * t.every;
-      ScheduleGenerator(g, base + t.within * gen.item / gen.per_period);
-      break;
+  if (gen.replay) {
+    IssueReplayed(now, g);
+  } else if (gen.spec->kind == TrafficSpec::Kind::kInformer) {
+    OnInformerGenerate(now, g);
+  } else {
+    ApplyTraffic(now, g, gen.traffic.Generate(now, gen.rng));
+  }
+}
+
+void World::ApplyTraffic(apf::Nanos now, int g, const TrafficStep& step) {
+  const Generator& gen = generators_[g];
+  if (step.call >= 0) IssueCall(now, gen.process, *gen.calls[step.call], g, -1, step.namespace_draw);
+  if (step.next != apf::kNever) ScheduleGenerator(g, step.next);
+}
+
+// The informer pattern: a reflector's LIST, then WATCHes re-opened as they end, and the
+// backoff after a failure. Kept here, apart from sim/world/traffic.h, until it drives
+// sim/clients/reflector; its parts are these two functions, the Generator fields
+// `listing` and `failures`, and the watch timeout IssueCall draws for it.
+void World::OnInformerGenerate(apf::Nanos now, int g) {
+  Generator& gen = generators_[g];
+  IssueCall(now, gen.process, *gen.calls[gen.listing ? 0 : gen.calls.size() - 1], g, -1,
+            gen.rng.NextU64());
+}
+
+void World::OnInformerCallDone(apf::Nanos now, int g, bool ok, bool was_watch) {
+  Generator& gen = generators_[g];
+  if (ok) {
+    gen.failures = 0;
+    if (!was_watch) {
+      gen.listing = false;
+      ScheduleGenerator(g, now);
     }
-    case TrafficSpec::Kind::kClosedLoop:
-      gen.item = 0;
-      IssueCall(now, gen.process, *gen.calls[0], g, -1, gen.rng.NextU64());
-      break;
-    case TrafficSpec::Kind::kInformer:
-    case TrafficSpec::Kind::kWatch: {
-      const bool list = t.kind == TrafficSpec::Kind::kInformer && gen.listing;
-      IssueCall(now, gen.process, *gen.calls[list ? 0 : gen.calls.size() - 1], g, -1,
-                gen.rng.NextU64());
-      break;
-    }
-    case TrafficSpec::Kind::kTrace:
-      IssueReplayed(now, g);
-      break;
+    // A watch that opened is re-issued when it ends (kWatchEnd).
+  } else {
+    gen.listing = true;
+    const apf::Nanos backoff = ReflectorBackoff(gen.failures, gen.rng);
+    ++gen.failures;
+    ScheduleGenerator(g, now + backoff);
   }
 }
 
@@ -491,7 +468,7 @@ int World::IssueCall(apf::Nanos now, int process, const CompiledRequest& request
   call.info.query.timeout_seconds = request.info.query.timeout_seconds;
   if (generator >= 0 && generators_[generator].spec->kind == TrafficSpec::Kind::kInformer &&
       request.is_watch) {
-    // The reflector asks for timeoutSeconds = minWatchTimeout (5 min) x U[1, 2)
+    // The informer pattern's: the reflector asks for timeoutSeconds = minWatchTimeout (5 min) x U[1, 2)
     // (CLIENT-SPEC 4.1), so its watches end after 5 to 10 minutes and are re-opened.
     call.info.query.timeout_seconds =
         static_cast<std::int64_t>(300.0 * (1.0 + generators_[generator].rng.Uniform01()));
@@ -817,31 +794,10 @@ void World::FinishCall(apf::Nanos now, int c) {
   }
   if (g < 0) return;
   Generator& gen = generators_[g];
-  const TrafficSpec& t = *gen.spec;
-  // What the pattern does after a call: a closed-loop worker makes its next call or
-  // thinks; a reflector watches after its list and backs off after a failure.
-  if (t.kind == TrafficSpec::Kind::kClosedLoop) {
-    ++gen.item;
-    if (gen.item < static_cast<std::int64_t>(gen.calls.size())) {
-      IssueCall(now, gen.process, *gen.calls[gen.item], g, -1, gen.rng.NextU64());
-    } else {
-      ScheduleGenerator(g, now + SampleDuration(t.think, gen.rng));
-    }
-  } else if (t.kind == TrafficSpec::Kind::kInformer || t.kind == TrafficSpec::Kind::kWatch) {
-    if (ok) {
-      gen.failures = 0;
-      if (!was_watch) {
-        gen.listing = false;
-        ScheduleGenerator(g, now);
-      }
-      // A watch that opened is re-issued when it ends (kWatchEnd).
-    } else {
-      // The reflector's backoff: 800 ms doubling to 30 s, times U[1, 2) (CLIENT-SPEC 4.1).
-      gen.listing = true;
-      const double base = std::min(0.8 * std::pow(2.0, gen.failures), 30.0);
-      ++gen.failures;
-      ScheduleGenerator(g, now + static_cast<apf::Nanos>(base * (1 + gen.rng.Uniform01()) * 1e9));
-    }
+  if (gen.spec->kind == TrafficSpec::Kind::kInformer) {
+    OnInformerCallDone(now, g, ok, was_watch);
+  } else {
+    ApplyTraffic(now, g, gen.traffic.CallDone(now, ok, was_watch, gen.rng));
   }
 }
 

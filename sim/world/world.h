@@ -36,6 +36,7 @@
 #include "sim/world/level_timeline.h"
 #include "sim/world/load_balancer.h"
 #include "sim/world/service_time.h"
+#include "sim/world/traffic.h"
 
 namespace sim {
 
@@ -134,6 +135,11 @@ class World : public EventHandler {
   void BuildClients();
   void ScheduleGenerator(int g, apf::Nanos after);
   void OnGenerate(apf::Nanos now, int g);
+  // Issues what a traffic pattern decided and schedules its next run.
+  void ApplyTraffic(apf::Nanos now, int g, const TrafficStep& step);
+  // The informer pattern (world.cc, "The informer pattern").
+  void OnInformerGenerate(apf::Nanos now, int g);
+  void OnInformerCallDone(apf::Nanos now, int g, bool ok, bool was_watch);
 
   // Calls.
   int IssueCall(apf::Nanos now, int process, const CompiledRequest& request, int generator,
