@@ -5,7 +5,6 @@
 #include <charconv>
 #include <cmath>
 #include <memory>
-#include <nlohmann/json.hpp>
 
 #include "apf/long_running.h"
 #include "apf/shuffle_sharding.h"
@@ -91,7 +90,7 @@ struct World::Generator {
   const TrafficSpec* spec = nullptr;
   std::vector<const CompiledRequest*> calls;
   Random rng{0};
-  Traffic traffic;                // every pattern but the informer and replays
+  Traffic traffic;                 // every pattern but the informer and replays
   std::unique_ptr<Replay> replay;  // trace traffic and spec.auditLog
   // The informer's state (see "The informer pattern" below).
   bool listing = true;  // listing (else watching)
@@ -143,6 +142,7 @@ struct World::Attempt {
   std::unique_ptr<apf::RequestInfo> trace_info;
   int queue = -1;
   apf::WorkEstimate estimate;
+  std::string distinguisher;  // the classifier's
   apf::Nanos dispatched = -1, finished = -1, answered_at = -1;
   int status = 0, retry_after = 0;
   const char* outcome = "";
@@ -328,9 +328,9 @@ void World::BuildClients() {
           if (t.kind == TrafficSpec::Kind::kSweep) {
             const int res = g.calls[0]->resource;
             per_period = SweepCallsPerPeriod(
-                t, res >= 0 ? static_cast<std::int64_t>(
-                                  scenario_.resources[res].namespace_names.size())
-                            : 0);
+                t, res >= 0
+                       ? static_cast<std::int64_t>(scenario_.resources[res].namespace_names.size())
+                       : 0);
           }
           g.traffic = Traffic(t, per_period);
           const apf::Nanos first = g.traffic.FirstAt(g.rng);
@@ -401,7 +401,8 @@ void World::OnGenerate(apf::Nanos now, int g) {
 
 void World::ApplyTraffic(apf::Nanos now, int g, const TrafficStep& step) {
   const Generator& gen = generators_[g];
-  if (step.call >= 0) IssueCall(now, gen.process, *gen.calls[step.call], g, -1, step.namespace_draw);
+  if (step.call >= 0)
+    IssueCall(now, gen.process, *gen.calls[step.call], g, -1, step.namespace_draw);
   if (step.next != apf::kNever) ScheduleGenerator(g, step.next);
 }
 
@@ -468,8 +469,8 @@ int World::IssueCall(apf::Nanos now, int process, const CompiledRequest& request
   call.info.query.timeout_seconds = request.info.query.timeout_seconds;
   if (generator >= 0 && generators_[generator].spec->kind == TrafficSpec::Kind::kInformer &&
       request.is_watch) {
-    // The informer pattern's: the reflector asks for timeoutSeconds = minWatchTimeout (5 min) x U[1, 2)
-    // (CLIENT-SPEC 4.1), so its watches end after 5 to 10 minutes and are re-opened.
+    // The informer pattern's: the reflector asks for timeoutSeconds = minWatchTimeout (5 min) x
+    // U[1, 2) (CLIENT-SPEC 4.1), so its watches end after 5 to 10 minutes and are re-opened.
     call.info.query.timeout_seconds =
         static_cast<std::int64_t>(300.0 * (1.0 + generators_[generator].rng.Uniform01()));
   }
@@ -564,7 +565,16 @@ void World::OnAdmitted(apf::Nanos now, int ai, const apf::Admission& admission) 
   a.queue = admission.queue;
   a.estimate = admission.estimate;
   if (trace_level_ >= 0 && level == trace_level_) a.traced = true;
-  if (!a.traced) a.trace_info.reset();
+  if (!a.traced) {
+    a.trace_info.reset();
+  } else if (const apf::Classifier* classifier = rep.flow_control->classifier();
+             classifier && a.flow_schema >= 0) {
+    // The flow's distinguisher as the classifier gives it (the filter keeps only the hash).
+    const Process& proc = processes_[a.process];
+    a.distinguisher =
+        classifier->Classify(apf::MakeRequestDigest(proc.user, *a.trace_info), proc.subjects)
+            .distinguisher;
+  }
   using Outcome = apf::Admission::Outcome;
   switch (admission.outcome) {
     case Outcome::kRejected: {
@@ -938,74 +948,51 @@ void World::HandleEvent(apf::Nanos now, const Event& event) {
   }
 }
 
-namespace {
-double Seconds(apf::Nanos ns) { return static_cast<double>(ns) / 1e9; }
-}  // namespace
-
 // One line of trace.jsonl: the attempt's story (scenarios/README.md, "--trace").
 void World::EmitTrace(int ai) {
   if (!observer_) return;
   const Attempt& a = attempts_[ai];
   const Process& proc = processes_[a.process];
-  const apf::RequestInfo& info = *a.trace_info;
-  nlohmann::ordered_json line;
-  line["call"] = a.call_serial;
-  line["try"] = a.try_number;  // 1: the call's first attempt; n: its (n-1)th retry
-  line["client"] = clients_[proc.client].spec->name;
-  line["process"] = proc.index;
-  line["user"] = proc.user.name;
-  line["verb"] = info.verb;
-  if (info.is_resource_request) {
-    line["resource"] =
-        info.api_group.empty() ? info.resource : info.resource + "." + info.api_group;
-    if (!info.subresource.empty()) line["subresource"] = info.subresource;
-    line["namespace"] = info.namespace_name;
-    line["name"] = info.name;
-  } else {
-    line["path"] = info.path;
-  }
-  line["replica"] = a.replica;
-  const apf::FlowControl& fc = *replicas_[a.replica]->flow_control;
+  TraceRecord r;
+  r.call = a.call_serial;
+  r.try_number = a.try_number;
+  r.client = clients_[proc.client].spec->name;
+  r.process = proc.index;
+  r.user = proc.user.name;
+  r.request = a.trace_info.get();
+  r.replica = a.replica;
   if (a.flow_schema >= 0 && config_ &&
       a.flow_schema < static_cast<int>(config_->flow_schemas.size())) {
-    const apf::FlowSchema& schema = config_->flow_schemas[a.flow_schema];
-    line["flowSchema"] = schema.metadata.name;
-    const int level_index = config_->flow_schema_level[a.flow_schema];
-    const apf::PriorityLevel& level = config_->priority_levels[level_index];
-    line["priorityLevel"] = level.name;
-    std::string distinguisher;
-    if (schema.spec.distinguisher_method && level.uses_flow_hash()) {
-      distinguisher = schema.spec.distinguisher_method->type == apf::kDistinguisherByUser
-                          ? proc.user.name
-                          : info.namespace_name;
-    }
-    line["distinguisher"] = distinguisher;
-    line["flowHash"] = a.flow_hash;
+    const apf::PriorityLevel& level =
+        config_->priority_levels[config_->flow_schema_level[a.flow_schema]];
+    r.flow_schema = config_->flow_schemas[a.flow_schema].metadata.name;
+    r.priority_level = level.name;
+    r.distinguisher = a.distinguisher;
+    r.flow_hash = a.flow_hash;
     if (level.uses_flow_hash() &&
         apf::Dealer::Check(level.queuing.queues, level.queuing.hand_size).ok()) {
       const apf::Hand hand =
           apf::Dealer(level.queuing.queues, level.queuing.hand_size).Deal(a.flow_hash);
-      line["hand"] = std::vector<int>(hand.begin(), hand.end());
+      r.hand = std::vector<int>(hand.begin(), hand.end());
     }
   } else if (a.handle.level >= 0 || a.dispatched >= 0) {
-    line["priorityLevel"] = a.handle.level >= 0 ? *fc.level(a.handle.level).name : "";
+    r.priority_level =
+        a.handle.level >= 0
+            ? std::string_view(*replicas_[a.replica]->flow_control->level(a.handle.level).name)
+            : std::string_view();
   }
-  line["queue"] = a.queue;
-  line["seats"] = {{"initial", a.estimate.initial_seats},
-                   {"final", a.estimate.final_seats},
-                   {"additionalLatency", Seconds(a.estimate.additional_latency)}};
-  line["arrival"] = Seconds(a.arrived);
-  const apf::Nanos left_queue = a.dispatched >= 0 ? a.dispatched : a.answered_at;
-  line["wait"] = left_queue >= 0 ? Seconds(left_queue - a.arrived) : 0.0;
-  line["dispatch"] = a.dispatched >= 0 ? nlohmann::ordered_json(Seconds(a.dispatched)) : nullptr;
-  line["finish"] = a.finished >= 0 ? nlohmann::ordered_json(Seconds(a.finished)) : nullptr;
-  line["answered"] = a.answered_at >= 0 ? nlohmann::ordered_json(Seconds(a.answered_at)) : nullptr;
-  line["released"] = Seconds(engine_.now());
-  line["outcome"] = a.outcome[0] ? a.outcome : "completed";
-  line["reason"] = a.reason;
-  line["status"] = a.status;
-  line["retryAfter"] = a.retry_after;
-  observer_->OnTrace(line.dump());
+  r.queue = a.queue;
+  r.estimate = a.estimate;
+  r.arrived = a.arrived;
+  r.dispatched = a.dispatched;
+  r.finished = a.finished;
+  r.answered = a.answered_at;
+  r.released = engine_.now();
+  r.outcome = a.outcome;
+  r.reason = a.reason;
+  r.status = a.status;
+  r.retry_after = a.retry_after;
+  observer_->OnTrace(TraceJsonLine(r));
 }
 
 StopReason World::Run() {

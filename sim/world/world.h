@@ -36,6 +36,7 @@
 #include "sim/world/level_timeline.h"
 #include "sim/world/load_balancer.h"
 #include "sim/world/service_time.h"
+#include "sim/world/trace_record.h"
 #include "sim/world/traffic.h"
 
 namespace sim {
