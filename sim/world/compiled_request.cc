@@ -1,5 +1,7 @@
 #include "sim/world/compiled_request.h"
 
+#include <charconv>
+
 #include "apf/long_running.h"
 #include "sim/io/duration.h"
 
@@ -15,6 +17,26 @@ HttpMethod MethodOf(const std::string& verb) {
 }
 
 }  // namespace
+
+void SubstituteInto(std::string_view text, int process, std::string* out) {
+  char digits[16];
+  const auto [end, ec] = std::to_chars(digits, digits + sizeof digits, process);
+  (void)ec;
+  const std::string_view number(digits, static_cast<size_t>(end - digits));
+  out->clear();
+  for (size_t at = text.find(kProcessKey); at != std::string_view::npos;
+       at = text.find(kProcessKey)) {
+    out->append(text.substr(0, at)).append(number);
+    text.remove_prefix(at + kProcessKey.size());
+  }
+  out->append(text);
+}
+
+std::string Substitute(const std::string& text, int process) {
+  std::string out;
+  SubstituteInto(text, process, &out);
+  return out;
+}
 
 void CompileRequest(const RequestTemplate& t, const Scenario& scenario,
                     const ServiceTimeModel& service_time, CompiledRequest* c) {

@@ -5,6 +5,7 @@
 #ifndef SIM_WORLD_COMPILED_REQUEST_H_
 #define SIM_WORLD_COMPILED_REQUEST_H_
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -38,6 +39,27 @@ struct CompiledRequest {
   // subresource are the template's), by whether a LIST is served from the cache.
   int service_rule[2] = {-1, -1};
 };
+
+// `text` with every "{process}" replaced by the process number, written into `out` (whose
+// capacity is reused: no allocation once a call slot has held the name).
+void SubstituteInto(std::string_view text, int process, std::string* out);
+std::string Substitute(const std::string& text, int process);
+
+// Writes into `info`, which holds `request.info` already, only what differs between calls
+// of one request: the namespace drawn among the resource's (`namespace_draw` modulo their
+// number), and what "{process}" makes for process `process` (its index in its client).
+inline void WriteCallRequest(const CompiledRequest& request, const Scenario& scenario, int process,
+                             std::uint64_t namespace_draw, apf::RequestInfo* info) {
+  const RequestTemplate& t = *request.tmpl;
+  if (request.resource >= 0 && t.namespace_choice != RequestTemplate::NamespaceChoice::kFixed) {
+    const auto& names = scenario.resources[request.resource].namespace_names;
+    if (!names.empty()) info->namespace_name = names[namespace_draw % names.size()];
+  } else if (request.namespace_per_process) {
+    SubstituteInto(t.namespace_, process, &info->namespace_name);
+  }
+  if (request.name_per_process) SubstituteInto(t.name, process, &info->name);
+  info->query.timeout_seconds = request.info.query.timeout_seconds;
+}
 
 // Compiles `t` into `c` (whose id is left -1) against the scenario's resources and
 // service-time rules.

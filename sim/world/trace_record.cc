@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "apf/shuffle_sharding.h"
+
 namespace sim {
 namespace {
 double Seconds(apf::Nanos ns) { return static_cast<double>(ns) / 1e9; }
@@ -9,6 +11,21 @@ nlohmann::ordered_json SecondsOrNull(apf::Nanos ns) {
   return ns >= 0 ? nlohmann::ordered_json(Seconds(ns)) : nullptr;
 }
 }  // namespace
+
+void DescribeFlow(const apf::FlowControlConfig& config, int flow_schema, std::uint64_t flow_hash,
+                  std::string_view distinguisher, TraceRecord* r) {
+  const apf::PriorityLevel& level = config.priority_levels[config.flow_schema_level[flow_schema]];
+  r->flow_schema = config.flow_schemas[flow_schema].metadata.name;
+  r->priority_level = level.name;
+  r->distinguisher = distinguisher;
+  r->flow_hash = flow_hash;
+  if (level.uses_flow_hash() &&
+      apf::Dealer::Check(level.queuing.queues, level.queuing.hand_size).ok()) {
+    const apf::Hand hand =
+        apf::Dealer(level.queuing.queues, level.queuing.hand_size).Deal(flow_hash);
+    r->hand = std::vector<int>(hand.begin(), hand.end());
+  }
+}
 
 std::string TraceJsonLine(const TraceRecord& r) {
   const apf::RequestInfo& info = *r.request;

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "apf/flowcontrol_config.h"
 #include "apf/request_info.h"
 #include "apf/virtual_time.h"
 #include "apf/work_estimator.h"
@@ -41,6 +42,12 @@ struct TraceRecord {
   std::string_view reason;
   int status = 0, retry_after = 0;
 };
+
+// Fills the record's FlowSchema, priority level and flow from the configuration: the
+// request was classified into `flow_schema` (an index into config.flow_schemas) and
+// hashed to `flow_hash`; the hand is the one shuffle sharding deals for that hash.
+void DescribeFlow(const apf::FlowControlConfig& config, int flow_schema, std::uint64_t flow_hash,
+                  std::string_view distinguisher, TraceRecord* record);
 
 // The record as one JSON line (no newline), keys in the documented order.
 std::string TraceJsonLine(const TraceRecord& record);

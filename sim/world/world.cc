@@ -2,16 +2,13 @@
 
 #include <algorithm>
 #include <cassert>
-#include <charconv>
 #include <cmath>
 #include <memory>
 
 #include "apf/long_running.h"
-#include "apf/shuffle_sharding.h"
 #include "apf/work_estimator.h"
 #include "sim/io/duration.h"
-#include "sim/scenario/audit_log.h"
-#include "sim/scenario/trace_replay.h"
+#include "sim/world/world_state.h"
 
 namespace sim {
 
@@ -31,124 +28,6 @@ namespace sim {
 //   kObjectPoll      arg32: replica       (the object-count tracker's periodic refresh)
 // A ref is (generation << 32 | slot); a stale ref (its slot reused) is ignored.
 
-// A replayed row's request: its template and compiled form live together in a pool slot
-// that is reused when the call finishes.
-struct World::ReplayRequest {
-  RequestTemplate tmpl;
-  CompiledRequest compiled;
-};
-
-class World::DispatchListener : public apf::FlowControlListener {
- public:
-  DispatchListener(World* world, int replica) : world_(world), replica_(replica) {}
-  void OnDispatched(apf::Nanos now, std::uint64_t id) override;
-
- private:
-  World* world_;
-  int replica_;
-};
-
-struct World::Replica {
-  Replica(World* world, int r, const Scenario& scenario, const apf::FlowControlConfig* config,
-          const ServiceTimeModel* service_time)
-      : index(r),
-        listener(world, r),
-        server(r, scenario, config, service_time, &listener),
-        flow_control(&server.flow_control()),
-        backend(server.backend()) {}
-  int index;
-  DispatchListener listener;
-  Apiserver server;
-  apf::FlowControl* flow_control;  // the server's
-  Backend* backend;                // the server's; null: no backend limit
-  EventHandle backend_event;
-  std::vector<LevelTimeline> timelines;
-};
-
-struct World::Client {
-  const ClientSpec* spec = nullptr;
-  int first_process = 0;
-  ClientTimeline timeline;
-  std::vector<std::pair<std::string, std::uint64_t>> errors;
-};
-
-struct World::Process {
-  int client = 0;
-  int index = 0;  // within its client
-  apf::UserInfo user;
-  // The policy rules whose subjects name the user (every replica has the same configuration).
-  apf::SubjectMask subjects;
-  std::unique_ptr<TokenBucket> bucket;  // null: no client-side limiter
-  int replica = 0;                      // its connection, for sticky balancing
-  // Behind the gateway: the session's request-rate bucket and requests in flight.
-  std::unique_ptr<TokenBucket> session_bucket;
-  GatewaySession session;
-};
-
-struct World::Generator {
-  int process = 0;
-  const TrafficSpec* spec = nullptr;
-  std::vector<const CompiledRequest*> calls;
-  Random rng{0};
-  Traffic traffic;                 // every pattern but the informer and replays
-  std::unique_ptr<Replay> replay;  // trace traffic and spec.auditLog
-  // The informer's state (see "The informer pattern" below).
-  bool listing = true;  // listing (else watching)
-  int failures = 0;     // consecutive failures, for the backoff
-};
-
-struct World::Call {
-  std::uint32_t generation = 0;
-  bool live = false;
-  int process = 0;
-  int generator = -1;
-  const CompiledRequest* request = nullptr;
-  apf::RequestInfo info;
-  std::optional<ClientCall> client;
-  apf::Nanos issued = 0;
-  int attempt = -1;  // the attempt in flight
-  EventHandle wake, abort;
-  int replay_request = -1;   // its slot in replay_requests_, -1 when not replayed
-  std::uint64_t serial = 0;  // the call's number in the run, for traces
-};
-
-struct World::Attempt {
-  std::uint32_t generation = 0;
-  bool live = false;
-  int call = -1;
-  std::uint32_t call_generation = 0;
-  int generator = -1;
-  int replica = 0;
-  apf::FlowHandle handle;
-  int flow_schema = -1;
-  std::uint64_t flow_hash = 0;
-  int seats = 0;
-  apf::Nanos arrived = 0;
-  EventHandle timeout;
-  bool answered = false;  // the client has its answer, or gave up
-  bool executing = false;
-  bool pending_release = false;  // seats held through the additional latency
-  bool watch_open = false;
-  bool event_rejected = false;  // refused by EventRateLimit at admission
-  bool via_gateway = false;     // counted in the gateway's bounds until answered
-  apf::WatchTracker::Registration registration;
-  // What --trace writes about the attempt (kept only when `traced`).
-  bool traced = false;
-  int try_number = 0;  // 1 for a call's first attempt, 2 for its first retry, ...
-  int process = 0;
-  std::uint64_t call_serial = 0;
-  // The request as sent: the call may end (and its slot be reused) before the attempt's
-  // seats are free. Copied only for traced attempts.
-  std::unique_ptr<apf::RequestInfo> trace_info;
-  int queue = -1;
-  apf::WorkEstimate estimate;
-  std::string distinguisher;  // the classifier's
-  apf::Nanos dispatched = -1, finished = -1, answered_at = -1;
-  int status = 0, retry_after = 0;
-  const char* outcome = "";
-  const char* reason = "";
-};
-
 void World::DispatchListener::OnDispatched(apf::Nanos now, std::uint64_t id) {
   const std::uint32_t slot = static_cast<std::uint32_t>(id);
   Attempt& a = world_->attempts_[slot];
@@ -161,207 +40,6 @@ void World::DispatchListener::OnDispatched(apf::Nanos now, std::uint64_t id) {
       .wait_executed.Observe(now - a.arrived);
   world_->StartExecution(now, static_cast<int>(slot));
   world_->NoteLevel(now, replica_, a.handle.level);
-}
-namespace {
-
-// `text` with every "{process}" replaced by the process number, written into `out` (whose
-// capacity is reused: no allocation once a call slot has held the name).
-void SubstituteInto(std::string_view text, int process, std::string* out) {
-  char digits[16];
-  const auto [end, ec] = std::to_chars(digits, digits + sizeof digits, process);
-  (void)ec;
-  const std::string_view number(digits, static_cast<size_t>(end - digits));
-  out->clear();
-  for (size_t at = text.find(kProcessKey); at != std::string_view::npos;
-       at = text.find(kProcessKey)) {
-    out->append(text.substr(0, at)).append(number);
-    text.remove_prefix(at + kProcessKey.size());
-  }
-  out->append(text);
-}
-
-std::string Substitute(const std::string& text, int process) {
-  std::string out;
-  SubstituteInto(text, process, &out);
-  return out;
-}
-
-}  // namespace
-
-World::World(const Scenario& scenario, const apf::FlowControlConfig* flow_control,
-             const WorldOptions& options, WorldObserver* observer)
-    : scenario_(scenario),
-      config_(flow_control),
-      options_(options),
-      observer_(observer),
-      engine_(this),
-      service_time_(scenario.apiservers.service_time),
-      load_balancer_(LoadBalancingOf(scenario.apiservers.load_balancing),
-                     scenario.apiservers.replicas, scenario.seed),
-      gateway_(scenario.gateway) {
-  Build();
-}
-
-World::~World() = default;
-
-apf::FlowControl& World::flow_control(int replica) { return *replicas_[replica]->flow_control; }
-const LevelTimeline& World::level_timeline(int replica, int level) const {
-  return replicas_[replica]->timelines[level];
-}
-LevelTimeline& World::mutable_level_timeline(int replica, int level) {
-  return replicas_[replica]->timelines[level];
-}
-int World::client_count() const { return static_cast<int>(clients_.size()); }
-const ClientSpec& World::client_spec(int client) const { return *clients_[client].spec; }
-const ClientTimeline& World::client_timeline(int client) const { return clients_[client].timeline; }
-const std::vector<std::pair<std::string, std::uint64_t>>& World::client_errors(int client) const {
-  return clients_[client].errors;
-}
-
-void World::Build() {
-  const ApiserverSpec& api = scenario_.apiservers;
-  for (int r = 0; r < api.replicas; ++r) {
-    replicas_.push_back(std::make_unique<Replica>(this, r, scenario_, config_, &service_time_));
-    Replica& rep = *replicas_.back();
-    rep.timelines.resize(rep.flow_control->level_count());
-    for (int l = 0; l < rep.flow_control->level_count(); ++l) {
-      const apf::LevelState s = rep.flow_control->level(l);
-      rep.timelines[l].SetLimits(s.current_cl, s.nominal_cl);
-      rep.timelines[l].SetMaxSeats(s.max_seats);
-    }
-    if (api.enable_priority_and_fairness)
-      engine_.At(0, Event{kAdjust, static_cast<std::uint32_t>(r), 0});
-    engine_.At(apf::ObjectCountTracker::kDefaultCountPollPeriod,
-               Event{kObjectPoll, static_cast<std::uint32_t>(r), 0});
-  }
-  int levels = 0;
-  for (const auto& rep : replicas_) levels = std::max(levels, rep->flow_control->level_count());
-  metrics_.Shape(api.replicas, levels,
-                 config_ ? static_cast<int>(config_->flow_schemas.size()) : 0);
-  BuildClients();
-  if (!options_.trace.empty()) {
-    for (size_t c = 0; c < clients_.size(); ++c) {
-      if (clients_[c].spec->name == options_.trace) trace_client_ = static_cast<int>(c);
-    }
-    const apf::FlowControl& fc0 = *replicas_[0]->flow_control;
-    for (int l = 0; trace_client_ < 0 && l < fc0.level_count(); ++l) {
-      if (*fc0.level(l).name == options_.trace) trace_level_ = l;
-    }
-    if (trace_client_ < 0 && trace_level_ < 0) {
-      throw InputError({"--trace", 0, 0}, "",
-                       "no client or priority level is named \"" + options_.trace + "\"");
-    }
-  }
-  engine_.At(scenario_.interval, Event{kInterval, 0, 0});
-  for (size_t i = 0; i < scenario_.dumps.size(); ++i) {
-    engine_.At(scenario_.dumps[i], Event{kDump, static_cast<std::uint32_t>(i), 0});
-  }
-}
-
-void World::BuildClients() {
-  // Compile every request template once.
-  auto compile = [&](const RequestTemplate& t) {
-    auto c = std::make_unique<CompiledRequest>();
-    CompileRequest(t, scenario_, service_time_, c.get());
-    c->id = static_cast<int>(requests_.size());
-    requests_.push_back(std::move(c));
-    free_calls_by_request_.emplace_back();
-    return requests_.back().get();
-  };
-
-  clients_.resize(scenario_.clients.size());
-  for (size_t ci = 0; ci < scenario_.clients.size(); ++ci) {
-    const ClientSpec& spec = scenario_.clients[ci];
-    clients_[ci].spec = &spec;
-    std::vector<std::vector<const CompiledRequest*>> traffic_calls;
-    for (const TrafficSpec& t : spec.traffic) {
-      std::vector<const CompiledRequest*> calls;
-      for (const RequestTemplate& rt : t.calls) {
-        CompiledRequest* c = compile(rt);
-        c->call_options.max_retries = spec.client_go.max_retries;
-        c->call_options.timeout_ns = spec.client_go.timeout;
-        calls.push_back(c);
-      }
-      traffic_calls.push_back(std::move(calls));
-    }
-    for (int p = 0; p < spec.processes; ++p) {
-      Process proc;
-      proc.client = static_cast<int>(ci);
-      proc.index = p;
-      proc.user.name = Substitute(spec.user, p);
-      proc.user.groups = spec.groups;
-      if (const apf::Classifier* classifier = replicas_[0]->flow_control->classifier()) {
-        proc.subjects = classifier->SubjectsOf(proc.user.name, proc.user.groups);
-      }
-      if (spec.client_go.qps >= 0) {
-        proc.bucket = std::make_unique<TokenBucket>(spec.client_go.qps, spec.client_go.burst);
-      }
-      if (spec.via_gateway) {
-        proc.session_bucket = std::make_unique<TokenBucket>(
-            scenario_.gateway.session_request_rate, scenario_.gateway.session_request_burst);
-      }
-      proc.replica = spec.replica >= 0 ? spec.replica
-                                       : LoadBalancer::ConnectionOf(scenario_.seed, spec.name, p,
-                                                                    replica_count());
-      const int process_index = static_cast<int>(processes_.size());
-      if (p == 0) clients_[ci].first_process = process_index;
-      processes_.push_back(std::move(proc));
-      for (size_t ti = 0; ti < spec.traffic.size(); ++ti) {
-        const TrafficSpec& t = spec.traffic[ti];
-        if (t.kind == TrafficSpec::Kind::kTrace) {
-          // One reader per trace, whatever the number of processes.
-          if (p == 0) {
-            AddReplay(std::make_unique<CsvTraceReader>(t.trace_file, spec.name, t.start), &t,
-                      static_cast<int>(ci));
-          }
-          continue;
-        }
-        const int copies = t.kind == TrafficSpec::Kind::kClosedLoop ? t.workers : 1;
-        for (int w = 0; w < copies; ++w) {
-          Generator g;
-          g.process = process_index;
-          g.spec = &t;
-          g.calls = traffic_calls[ti];
-          g.rng = Random(scenario_.seed, spec.name + "/" + std::to_string(p) + "/traffic-" +
-                                             std::to_string(ti) + "/" + std::to_string(w));
-          std::int64_t per_period = 1;
-          if (t.kind == TrafficSpec::Kind::kSweep) {
-            const int res = g.calls[0]->resource;
-            per_period = SweepCallsPerPeriod(
-                t, res >= 0
-                       ? static_cast<std::int64_t>(scenario_.resources[res].namespace_names.size())
-                       : 0);
-          }
-          g.traffic = Traffic(t, per_period);
-          const apf::Nanos first = g.traffic.FirstAt(g.rng);
-          generators_.push_back(std::move(g));
-          const int gi = static_cast<int>(generators_.size()) - 1;
-          ScheduleGenerator(gi, first);
-        }
-      }
-    }
-  }
-  if (scenario_.audit_log.enabled) {
-    for (const auto& [key, client] : scenario_.audit_log.identity_clients) {
-      audit_clients_.emplace(key, client);
-    }
-    audit_traffic_.kind = TrafficSpec::Kind::kTrace;
-    AddReplay(std::make_unique<AuditLogReader>(scenario_.audit_log, scenario_.audit_log.origin,
-                                               &audit_clients_),
-              &audit_traffic_, -1);
-  }
-}
-
-void World::AddReplay(std::unique_ptr<ReplaySource> source, const TrafficSpec* traffic,
-                      int client) {
-  Generator g;
-  g.process = client >= 0 ? clients_[client].first_process : -1;
-  g.spec = traffic;
-  g.replay = std::make_unique<Replay>(std::move(source), client);
-  generators_.push_back(std::move(g));
-  const int gi = static_cast<int>(generators_.size()) - 1;
-  Replay& replay = *generators_[gi].replay;
-  if (replay.Next()) ScheduleGenerator(gi, replay.pending().at);
 }
 
 void World::IssueReplayed(apf::Nanos now, int g) {
@@ -456,17 +134,7 @@ int World::IssueCall(apf::Nanos now, int process, const CompiledRequest& request
   call.issued = now;
   call.attempt = -1;
   const Process& proc = processes_[process];
-  const RequestTemplate& t = *request.tmpl;
-  // Only what differs between calls of one request is written: a drawn namespace, and
-  // what "{process}" makes per process (the rest stays as the template compiled it).
-  if (request.resource >= 0 && t.namespace_choice != RequestTemplate::NamespaceChoice::kFixed) {
-    const auto& names = scenario_.resources[request.resource].namespace_names;
-    if (!names.empty()) call.info.namespace_name = names[namespace_draw % names.size()];
-  } else if (request.namespace_per_process) {
-    SubstituteInto(t.namespace_, proc.index, &call.info.namespace_name);
-  }
-  if (request.name_per_process) SubstituteInto(t.name, proc.index, &call.info.name);
-  call.info.query.timeout_seconds = request.info.query.timeout_seconds;
+  WriteCallRequest(request, scenario_, proc.index, namespace_draw, &call.info);
   if (generator >= 0 && generators_[generator].spec->kind == TrafficSpec::Kind::kInformer &&
       request.is_watch) {
     // The informer pattern's: the reflector asks for timeoutSeconds = minWatchTimeout (5 min) x
@@ -839,21 +507,6 @@ void World::OnInterval(apf::Nanos now) {
   interval_start_ = now;
 }
 
-std::optional<World::RequestDetails> World::DetailsOf(std::uint64_t request_id) const {
-  const std::uint32_t slot = static_cast<std::uint32_t>(request_id);
-  if (slot >= attempts_.size()) return std::nullopt;
-  const Attempt& a = attempts_[slot];
-  if (!a.live || a.generation != static_cast<std::uint32_t>(request_id >> 32)) return std::nullopt;
-  const Call& call = calls_[a.call];
-  if (!call.live || call.generation != a.call_generation) return std::nullopt;
-  RequestDetails d;
-  d.user = &processes_[call.process].user;
-  d.request = &call.info;
-  d.flow_schema = a.flow_schema;
-  d.flow_hash = a.flow_hash;
-  return d;
-}
-
 void World::HandleEvent(apf::Nanos now, const Event& event) {
   // Close every report interval that ends at or before this instant first, so that an
   // interval holds exactly what happened within it whatever else is due at its end.
@@ -963,18 +616,7 @@ void World::EmitTrace(int ai) {
   r.replica = a.replica;
   if (a.flow_schema >= 0 && config_ &&
       a.flow_schema < static_cast<int>(config_->flow_schemas.size())) {
-    const apf::PriorityLevel& level =
-        config_->priority_levels[config_->flow_schema_level[a.flow_schema]];
-    r.flow_schema = config_->flow_schemas[a.flow_schema].metadata.name;
-    r.priority_level = level.name;
-    r.distinguisher = a.distinguisher;
-    r.flow_hash = a.flow_hash;
-    if (level.uses_flow_hash() &&
-        apf::Dealer::Check(level.queuing.queues, level.queuing.hand_size).ok()) {
-      const apf::Hand hand =
-          apf::Dealer(level.queuing.queues, level.queuing.hand_size).Deal(a.flow_hash);
-      r.hand = std::vector<int>(hand.begin(), hand.end());
-    }
+    DescribeFlow(*config_, a.flow_schema, a.flow_hash, a.distinguisher, &r);
   } else if (a.handle.level >= 0 || a.dispatched >= 0) {
     r.priority_level =
         a.handle.level >= 0

@@ -1,8 +1,12 @@
-// The simulated cluster: apiserver replicas (each with its own flow-control filter,
-// backend, object statistics and watch registry) behind a load balancer, the objects, and
-// the client-go clients with their traffic, all driven by one virtual-time engine. A
-// World runs one scenario once and keeps the per-level and per-client timelines that the
-// report writes.
+// The simulated cluster: apiserver replicas behind a load balancer (and, for browser
+// sessions, a gateway), the objects, and the client-go clients with their traffic, all
+// driven by one virtual-time engine. A World runs one scenario once and keeps the
+// per-level and per-client timelines that the report writes.
+//
+// The world dispatches events and owns the pools; the decisions are made by clock-free
+// parts beside it, each told the virtual time: sim/world/apiserver.h (one replica),
+// load_balancer.h, gateway.h and traffic.h. sim/world/world_build.cc assembles a world
+// from a scenario; world.cc handles its events.
 //
 // Memory is bounded by what is in flight: calls and attempts come from pools that are
 // reused, and statistics are fixed-size histograms.
