@@ -41,6 +41,7 @@ Apiserver::Apiserver(int index, const Scenario& scenario, const apf::FlowControl
       scenario_(scenario),
       service_time_(service_time),
       watch_list_gate_(FeatureGate(scenario.apiservers, "WatchList", true)),
+      request_timeout_(scenario.apiservers.request_timeout),
       rng_(scenario.seed, "apiserver-" + std::to_string(index) + "/service") {
   const ApiserverSpec& api = scenario.apiservers;
   apf::FlowControlOptions fc;
@@ -65,36 +66,14 @@ void Apiserver::PollObjectCounts(apf::Nanos now) {
   }
 }
 
-Execution Apiserver::Execute(apf::Nanos now, apf::Nanos arrived, const CompiledRequest& request,
-                             const apf::RequestInfo& info, const std::string& user) {
-  Execution e;
-  if (event_rate_limit_ && apf::EventRateLimitApplies(info)) {
-    apf::EventAttributes event;
-    event.namespace_name = info.namespace_name;
-    event.user_name = user;
-    event.involved_object_name = info.name;
-    event.involved_object_namespace = info.namespace_name;
-    e.event_rejected = !event_rate_limit_->Admit(event, now).admitted;
-  }
-  if (e.event_rejected) {
-    e.service = 100 * apf::kMicrosecond;  // admission refuses before storage is touched
-  } else if (request.tmpl->service_time) {
-    e.service = SampleDuration(*request.tmpl->service_time, rng_);
-  } else {
-    const ListResult list = ListResultOf(request, info);
-    e.service =
-        service_time_->SampleRule(request.service_rule[list.from_cache ? 1 : 0], list, rng_);
-  }
-  e.timeout_at = TimeoutAt(now, arrived, e.service, scenario_.apiservers.request_timeout,
-                           request.long_running);
-  return e;
-}
-
-apf::Nanos Apiserver::TimeoutAt(apf::Nanos now, apf::Nanos arrived, apf::Nanos service,
-                                apf::Nanos request_timeout, bool long_running) {
-  const apf::Nanos timeout_at = arrived + request_timeout;
-  if (long_running || now + service <= timeout_at) return apf::kNever;
-  return std::max(timeout_at, now);
+bool Apiserver::EventRejected(apf::Nanos now, const apf::RequestInfo& info,
+                              const std::string& user) {
+  apf::EventAttributes event;
+  event.namespace_name = info.namespace_name;
+  event.user_name = user;
+  event.involved_object_name = info.name;
+  event.involved_object_namespace = info.namespace_name;
+  return !event_rate_limit_->Admit(event, now).admitted;
 }
 
 apf::Nanos Apiserver::WatchLifetime(const apf::RequestInfo& info) {
@@ -124,27 +103,6 @@ ListResult Apiserver::ListResultOf(const CompiledRequest& request,
   result.objects = objects;
   result.bytes = objects * spec.average_bytes;
   return result;
-}
-
-HttpResponse Apiserver::TooManyRequests(int retry_after_seconds) {
-  HttpResponse response;
-  response.status_code = 429;
-  response.has_retry_after = true;
-  response.retry_after_seconds = retry_after_seconds;
-  response.body_message = kTooManyRequestsBody;
-  return response;
-}
-
-HttpResponse Apiserver::Answer(const CompiledRequest& request, bool event_rejected) {
-  HttpResponse response;
-  if (event_rejected) {
-    response.status_code = 429;  // apierrors.NewTooManyRequestsError: no Retry-After
-    response.body_is_status = true;
-    response.body_message = "limit reached on type Namespace for key";
-  } else {
-    response.status_code = request.is_create ? 201 : 200;
-  }
-  return response;
 }
 
 HttpResponse Apiserver::GatewayTimeout() {

@@ -53,13 +53,34 @@ class Apiserver {
 
   // The handler of an admitted request starts at `now` (the request arrived at
   // `arrived`; `user` sent it): EventRateLimit's verdict, then the service time.
+  // Inline: it runs for every request.
   Execution Execute(apf::Nanos now, apf::Nanos arrived, const CompiledRequest& request,
-                    const apf::RequestInfo& info, const std::string& user);
+                    const apf::RequestInfo& info, const std::string& user) {
+    Execution e;
+    if (event_rate_limit_ && apf::EventRateLimitApplies(info)) {
+      e.event_rejected = EventRejected(now, info, user);
+    }
+    if (e.event_rejected) {
+      e.service = 100 * apf::kMicrosecond;  // admission refuses before storage is touched
+    } else if (request.tmpl->service_time) {
+      e.service = SampleDuration(*request.tmpl->service_time, rng_);
+    } else {
+      const ListResult list = ListResultOf(request, info);
+      e.service =
+          service_time_->SampleRule(request.service_rule[list.from_cache ? 1 : 0], list, rng_);
+    }
+    e.timeout_at = TimeoutAt(now, arrived, e.service, request_timeout_, request.long_running);
+    return e;
+  }
   // When the request timeout answers a handler that starts at `now` and runs `service`:
   // at `arrived + request_timeout` if it is still running then (at once if that time has
   // passed), never for a long-running request or one done in time.
   static apf::Nanos TimeoutAt(apf::Nanos now, apf::Nanos arrived, apf::Nanos service,
-                              apf::Nanos request_timeout, bool long_running);
+                              apf::Nanos request_timeout, bool long_running) {
+    const apf::Nanos timeout_at = arrived + request_timeout;
+    if (long_running || now + service <= timeout_at) return apf::kNever;
+    return timeout_at > now ? timeout_at : now;
+  }
   // How long a watch that opened stays open (its ?timeoutSeconds or the server's draw).
   apf::Nanos WatchLifetime(const apf::RequestInfo& info);
   // What a LIST (or a watch's initial events) returns, from the scenario's objects.
@@ -67,15 +88,36 @@ class Apiserver {
 
   // The answers. APF's (and MaxInFlight's) 429; the handler's answer when it returns; the
   // timeout filter's 504.
-  static HttpResponse TooManyRequests(int retry_after_seconds);
-  static HttpResponse Answer(const CompiledRequest& request, bool event_rejected);
+  static HttpResponse TooManyRequests(int retry_after_seconds) {
+    HttpResponse response;
+    response.status_code = 429;
+    response.has_retry_after = true;
+    response.retry_after_seconds = retry_after_seconds;
+    response.body_message = kTooManyRequestsBody;
+    return response;
+  }
+  static HttpResponse Answer(const CompiledRequest& request, bool event_rejected) {
+    HttpResponse response;
+    if (event_rejected) {
+      response.status_code = 429;  // apierrors.NewTooManyRequestsError: no Retry-After
+      response.body_is_status = true;
+      response.body_message = "limit reached on type Namespace for key";
+    } else {
+      response.status_code = request.is_create ? 201 : 200;
+    }
+    return response;
+  }
   static HttpResponse GatewayTimeout();
 
  private:
+  // EventRateLimit's admission of an event write (apf/event_rate_limit.h): true if refused.
+  bool EventRejected(apf::Nanos now, const apf::RequestInfo& info, const std::string& user);
+
   int index_;
   const Scenario& scenario_;
   const ServiceTimeModel* service_time_;
   bool watch_list_gate_;  // the WatchList feature gate (on unless the scenario says)
+  apf::Nanos request_timeout_;
   apf::ObjectCountTracker objects_;
   std::unique_ptr<apf::FlowControl> flow_control_;
   std::unique_ptr<Backend> backend_;

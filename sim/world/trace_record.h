@@ -1,7 +1,8 @@
 // What `--trace` writes about one attempt (scenarios/README.md, "--trace"): a plain record
 // the world fills when the attempt's seats are free, and its one line of trace.jsonl. The
 // line is written from the record alone, so the writer needs nothing of the world.
-// Tested by the trace tests of tests/cli/ (whole runs with --trace).
+// Tested by tests/sim/world/trace_record_test.cc, and in whole runs with --trace by
+// tests/sim/scenario/replay_test.cc.
 #ifndef SIM_WORLD_TRACE_RECORD_H_
 #define SIM_WORLD_TRACE_RECORD_H_
 

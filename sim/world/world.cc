@@ -77,7 +77,7 @@ void World::OnGenerate(apf::Nanos now, int g) {
   }
 }
 
-void World::ApplyTraffic(apf::Nanos now, int g, const TrafficStep& step) {
+inline void World::ApplyTraffic(apf::Nanos now, int g, const TrafficStep& step) {
   const Generator& gen = generators_[g];
   if (step.call >= 0)
     IssueCall(now, gen.process, *gen.calls[step.call], g, -1, step.namespace_draw);
@@ -185,7 +185,8 @@ void World::SendAttempt(apf::Nanos now, int c, const CallStep& step) {
   a.process = call.process;
   a.call_serial = call.serial;
   a.traced = trace_client_ == proc.client;
-  if (a.traced || trace_level_ >= 0) a.trace_info = std::make_unique<apf::RequestInfo>(call.info);
+  if (a.traced || trace_level_ >= 0)
+    a.trace_info = std::make_unique<Attempt::TracedRequest>(call.info, std::string());
   call.attempt = static_cast<int>(slot);
   ++attempts_total_;
   clients_[proc.client].timeline.OnAttempt();
@@ -239,8 +240,8 @@ void World::OnAdmitted(apf::Nanos now, int ai, const apf::Admission& admission) 
              classifier && a.flow_schema >= 0) {
     // The flow's distinguisher as the classifier gives it (the filter keeps only the hash).
     const Process& proc = processes_[a.process];
-    a.distinguisher =
-        classifier->Classify(apf::MakeRequestDigest(proc.user, *a.trace_info), proc.subjects)
+    a.trace_info->distinguisher =
+        classifier->Classify(apf::MakeRequestDigest(proc.user, a.trace_info->info), proc.subjects)
             .distinguisher;
   }
   using Outcome = apf::Admission::Outcome;
@@ -612,11 +613,11 @@ void World::EmitTrace(int ai) {
   r.client = clients_[proc.client].spec->name;
   r.process = proc.index;
   r.user = proc.user.name;
-  r.request = a.trace_info.get();
+  r.request = &a.trace_info->info;
   r.replica = a.replica;
   if (a.flow_schema >= 0 && config_ &&
       a.flow_schema < static_cast<int>(config_->flow_schemas.size())) {
-    DescribeFlow(*config_, a.flow_schema, a.flow_hash, a.distinguisher, &r);
+    DescribeFlow(*config_, a.flow_schema, a.flow_hash, a.trace_info->distinguisher, &r);
   } else if (a.handle.level >= 0 || a.dispatched >= 0) {
     r.priority_level =
         a.handle.level >= 0

@@ -122,12 +122,16 @@ struct World::Attempt {
   int try_number = 0;  // 1 for a call's first attempt, 2 for its first retry, ...
   int process = 0;
   std::uint64_t call_serial = 0;
-  // The request as sent: the call may end (and its slot be reused) before the attempt's
-  // seats are free. Copied only for traced attempts.
-  std::unique_ptr<apf::RequestInfo> trace_info;
+  // The request as sent (the call may end, and its slot be reused, before the attempt's
+  // seats are free) and its flow's distinguisher as the classifier gives it. Kept only for
+  // traced attempts, so that an attempt holds one pointer for them.
+  struct TracedRequest {
+    apf::RequestInfo info;
+    std::string distinguisher;
+  };
+  std::unique_ptr<TracedRequest> trace_info;
   int queue = -1;
   apf::WorkEstimate estimate;
-  std::string distinguisher;  // the classifier's
   apf::Nanos dispatched = -1, finished = -1, answered_at = -1;
   int status = 0, retry_after = 0;
   const char* outcome = "";
