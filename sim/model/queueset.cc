@@ -4,6 +4,7 @@
 #include <set>
 #include <vector>
 
+#include "apf/flow_control.h"
 #include "apf/flow_hash.h"
 #include "apf/queue_set.h"
 #include "sim/engine/event_queue.h"
@@ -84,16 +85,16 @@ class Replay : public apf::QueueSetListener {
           r.handle = start.handle;
           r.queue = start.queue_index;
           if (start.outcome == apf::QueueSet::StartOutcome::kRejectedQueueFull) {
-            Reject(r, now, "queue-full");
+            Reject(r, now, apf::RejectReason::kQueueFull);
           } else if (start.outcome == apf::QueueSet::StartOutcome::kRejectedConcurrencyLimit) {
-            Reject(r, now, "concurrency-limit");
+            Reject(r, now, apf::RejectReason::kConcurrencyLimit);
           }
           break;
         }
         case kTimeOut:
           if (r.dispatch_ns < 0 && r.rejected_reason == nullptr &&
               queue_set.TimeOut(now, r.handle)) {
-            Reject(r, now, "time-out");
+            Reject(r, now, apf::RejectReason::kTimeOut);
           }
           break;
         case kCompletion:
@@ -128,10 +129,10 @@ class Replay : public apf::QueueSetListener {
   }
 
  private:
-  static void Reject(ReplayRequest& r, apf::Nanos now, const char* reason) {
-    r.rejected_reason = reason;
+  static void Reject(ReplayRequest& r, apf::Nanos now, apf::RejectReason reason) {
+    r.rejected_reason = apf::RejectReasonName(reason);
     r.rejected_ns = now;
-    if (std::string_view(reason) == "queue-full") r.queue = -1;  // it was never enqueued
+    if (reason == apf::RejectReason::kQueueFull) r.queue = -1;  // it was never enqueued
   }
 
   std::vector<ReplayRequest> requests_;
