@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <memory>
 
+#include "sim/clients/rest_config.h"
 #include "sim/scenario/audit_log.h"
 #include "sim/scenario/trace_replay.h"
 #include "sim/world/world.h"
@@ -116,8 +117,11 @@ void World::BuildClients() {
       if (const apf::Classifier* classifier = replicas_[0]->flow_control->classifier()) {
         proc.subjects = classifier->SubjectsOf(proc.user.name, proc.user.groups);
       }
-      if (spec.client_go.qps >= 0) {
-        proc.bucket = std::make_unique<apf::RateLimiter>(spec.client_go.qps, spec.client_go.burst);
+      // rest.Config's QPS and Burst become a limiter as client-go makes them: a negative
+      // QPS is none, 0 means 5 and a zero burst 10 (sim/clients/rest_config.h).
+      if (std::optional<apf::RateLimiter> limiter = NewRestClientRateLimiter(
+              static_cast<float>(spec.client_go.qps), spec.client_go.burst)) {
+        proc.bucket = std::make_unique<apf::RateLimiter>(std::move(*limiter));
       }
       if (spec.via_gateway) {
         proc.session_bucket = std::make_unique<apf::RateLimiter>(
