@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "sim/clients/rest_config.h"
+#include "sim/io/yaml_input.h"
 #include "sim/scenario/audit_log.h"
 #include "sim/scenario/trace_replay.h"
 #include "sim/world/world.h"
@@ -72,8 +73,12 @@ void World::Build() {
       if (*fc0.level(l).name == options_.trace) trace_level_ = l;
     }
     if (trace_client_ < 0 && trace_level_ < 0) {
+      std::vector<std::string> names;
+      for (const Client& c : clients_) names.push_back(c.spec->name);
+      for (int l = 0; l < fc0.level_count(); ++l) names.push_back(*fc0.level(l).name);
       throw InputError({"--trace", 0, 0}, "",
-                       "no client or priority level is named \"" + options_.trace + "\"");
+                       "no client or priority level is named \"" + options_.trace + "\"" +
+                           DidYouMean(options_.trace, names));
     }
   }
   engine_.At(scenario_.interval, Event{kInterval, 0, 0});

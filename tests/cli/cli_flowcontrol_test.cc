@@ -249,3 +249,14 @@ TEST_CASE("apfsim explain --scenario prices the request with the scenario's obje
         std::string::npos);
   CHECK(Apfsim("explain --objects -1 --user u --verb list --resource pods").exit_code == 2);
 }
+
+TEST_CASE("apfsim run --trace with a misspelt client suggests the name", "[cli]") {
+  const test_support::ScratchDir dir("apfsim-trace-name");
+  const test_support::CommandResult r = test_support::RunApfsim(
+      "run " + std::string(APFSIM_SOURCE_DIR) + "/scenarios/apf-lab.yaml --quiet --trace " +
+          "kubectl-lb --out " + dir.File("out"),
+      dir.path());
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("--trace: no client or priority level is named \"kubectl-lb\" (did you mean "
+                   "\"kubectl-lab\"?)") != std::string::npos);
+}
