@@ -6,12 +6,10 @@
 #include <set>
 
 #include "apf/conc_alloc.h"
-#include "apf/seat_seconds.h"
+#include "apf/go_numeric.h"
 
 namespace apf {
 namespace {
-
-std::int64_t GoRoundToInt(double x) { return GoFloatToInt64(GoRound(x)); }
 
 bool IsMandatoryLevelName(std::string_view name) {
   return name == kExemptLevelName || name == kCatchAllLevelName;

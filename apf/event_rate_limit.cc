@@ -41,9 +41,9 @@ bool EventRateLimitApplies(const RequestInfo& request) {
 EventRateLimit::LimitEnforcer::LimitEnforcer(const EventRateLimitConfig::Limit& limit)
     : limit_(limit),
       capacity_(static_cast<size_t>(limit.cache_size == 0 ? kDefaultCacheSize : limit.cache_size)),
-      server_bucket_(static_cast<float>(limit.qps), limit.burst) {}
+      server_bucket_(NewTokenBucketRateLimiter(static_cast<float>(limit.qps), limit.burst)) {}
 
-TokenBucketRateLimiter& EventRateLimit::LimitEnforcer::Bucket(const std::string& key) {
+RateLimiter& EventRateLimit::LimitEnforcer::Bucket(const std::string& key) {
   if (limit_.type == EventLimitType::kServer) return server_bucket_;
   auto found = index_.find(key);
   if (found != index_.end()) {
@@ -51,7 +51,8 @@ TokenBucketRateLimiter& EventRateLimit::LimitEnforcer::Bucket(const std::string&
     return found->second->bucket;
   }
   // A miss makes a fresh, full bucket; adding it may evict the least recently used.
-  lru_.push_front(Entry{key, TokenBucketRateLimiter(static_cast<float>(limit_.qps), limit_.burst)});
+  lru_.push_front(
+      Entry{key, NewTokenBucketRateLimiter(static_cast<float>(limit_.qps), limit_.burst)});
   index_.emplace(key, lru_.begin());
   if (lru_.size() > capacity_) {
     index_.erase(lru_.back().key);
@@ -87,7 +88,7 @@ EventRateLimit::Decision EventRateLimit::Admit(const EventAttributes& event, Nan
   Decision decision;
   for (size_t i = 0; i < enforcers_.size(); ++i) {
     LimitEnforcer& enforcer = *enforcers_[i];
-    if (!enforcer.Bucket(KeyOf(enforcer.type(), event)).TryAccept(now)) {
+    if (!enforcer.Bucket(KeyOf(enforcer.type(), event)).Allow(now)) {
       decision.admitted = false;
       decision.rejected_limits |= std::uint32_t{1} << (i % 32);
     }

@@ -3,7 +3,10 @@
 // written, applied in admission, i.e. after flow control has dispatched the request.
 // Each configured limit has a type: Server (one bucket), Namespace, User and
 // SourceAndObject (one bucket per key, kept in an LRU cache of cacheSize buckets, 4096
-// by default; an evicted key comes back with a full bucket).
+// by default: cache.go's hashicorp/golang-lru, where a lookup marks the key most recently
+// used and a new key evicts the least recently used; an evicted key comes back with a
+// full bucket). Each bucket is golang.org/x/time/rate's Limiter (apf/rate_limiter.h) as
+// flowcontrol.NewTokenBucketRateLimiter(float32(qps), burst) builds it.
 //
 // Every configured limit is asked in configuration order and each takes its token when
 // it can, so an event rejected by one bucket still spends tokens in the others
@@ -24,9 +27,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include "apf/rate_limiter.h"
 #include "apf/request_info.h"
 #include "apf/status.h"
-#include "apf/token_bucket_rate_limiter.h"
 #include "apf/virtual_time.h"
 
 namespace apf {
@@ -95,18 +98,18 @@ class EventRateLimit {
   class LimitEnforcer {
    public:
     explicit LimitEnforcer(const EventRateLimitConfig::Limit& limit);
-    TokenBucketRateLimiter& Bucket(const std::string& key);
+    RateLimiter& Bucket(const std::string& key);
     EventLimitType type() const { return limit_.type; }
     size_t size() const { return limit_.type == EventLimitType::kServer ? 1 : lru_.size(); }
 
    private:
     struct Entry {
       std::string key;
-      TokenBucketRateLimiter bucket;
+      RateLimiter bucket;
     };
     EventRateLimitConfig::Limit limit_;
     size_t capacity_;
-    TokenBucketRateLimiter server_bucket_;
+    RateLimiter server_bucket_;
     std::list<Entry> lru_;  // most recently used first
     std::unordered_map<std::string, std::list<Entry>::iterator> index_;
   };

@@ -2,6 +2,8 @@
 
 #include <string_view>
 
+#include "apf/go_numeric.h"
+
 namespace apf {
 
 // The compares go through string_view, so that each is a length test and an inline
@@ -42,7 +44,7 @@ Nanos WatchLifetime(std::optional<std::int64_t> timeout_seconds, Nanos min_reque
                       : 0;
   if (timeout == 0 && min_request_timeout > 0) {
     // time.Duration(float64(minRequestTimeout) * (rand.Float64() + 1.0))
-    timeout = static_cast<Nanos>(static_cast<double>(min_request_timeout) * (uniform01 + 1.0));
+    timeout = GoFloatToInt64(static_cast<double>(min_request_timeout) * (uniform01 + 1.0));
   }
   return timeout;
 }

@@ -47,6 +47,19 @@ class ObjectStatsSource {
                                      Nanos now) const = 0;
 };
 
+// The same statistics for every resource: a recorded case (`apfsim model estimate`) or
+// the counts a user gives `apfsim explain`.
+class FixedObjectStats final : public ObjectStatsSource {
+ public:
+  explicit FixedObjectStats(ObjectStatsResult result) : result_(result) {}
+  ObjectStatsResult GetStats(std::string_view, std::string_view, Nanos) const override {
+    return result_;
+  }
+
+ private:
+  ObjectStatsResult result_;
+};
+
 class ObjectCountTracker final : public ObjectStatsSource {
  public:
   static constexpr Nanos kStaleTolerationThreshold = 3 * kMinute;

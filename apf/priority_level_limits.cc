@@ -3,15 +3,13 @@
 #include <algorithm>
 #include <cmath>
 
-#include "apf/seat_seconds.h"
+#include "apf/go_numeric.h"
 
 namespace apf {
 namespace {
 
 // apf_controller.go priorityLevelMaxSeatsPercent.
 constexpr double kPriorityLevelMaxSeatsFraction = 0.15;
-
-std::int64_t GoRoundToInt(double x) { return GoFloatToInt64(GoRound(x)); }
 
 }  // namespace
 

@@ -3,13 +3,9 @@
 #include <cmath>
 #include <limits>
 
-namespace apf {
+#include "apf/go_numeric.h"
 
-double GoDurationSeconds(Nanos d) {
-  const Nanos sec = d / kSecond;
-  const Nanos nsec = d % kSecond;
-  return static_cast<double>(sec) + static_cast<double>(nsec) / 1e9;
-}
+namespace apf {
 
 void SeatDemandIntegrator::Update(Nanos now) {
   const double dt = GoDurationSeconds(now - last_time_);

@@ -16,9 +16,6 @@ struct SeatDemandResults {
   double max = 0;
 };
 
-// Go's Duration.Seconds(): whole seconds plus the remainder, as float64.
-double GoDurationSeconds(Nanos d);
-
 class SeatDemandIntegrator {
  public:
   explicit SeatDemandIntegrator(Nanos now) : last_time_(now) {}

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "apf/seat_seconds.h"
+#include "apf/go_numeric.h"
 
 namespace apf {
 

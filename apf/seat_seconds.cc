@@ -3,16 +3,9 @@
 #include <cmath>
 #include <cstdio>
 
+#include "apf/go_numeric.h"
+
 namespace apf {
-
-double GoRound(double x) { return std::round(x); }  // C's round also halves away from zero
-
-std::int64_t GoFloatToInt64(double f) {
-  if (std::isnan(f)) return 0;
-  if (f >= 9223372036854775807.0) return INT64_MAX;
-  if (f <= -9223372036854775808.0) return INT64_MIN;
-  return static_cast<std::int64_t>(f);  // truncation toward zero, as Go
-}
 
 SeatSeconds SeatsTimesDuration(double seats, Nanos d) {
   const double product = seats * static_cast<double>(d) / 10;

@@ -34,13 +34,6 @@ inline double SeatSecondsToFloat(SeatSeconds ss) {
 // The Go String() form, "<whole>.<8 digits>ss", as the debug dumps print it.
 std::string SeatSecondsString(SeatSeconds ss);
 
-// Go's math.Round: halves away from zero (24.5 -> 25, -24.5 -> -25).
-double GoRound(double x);
-
-// Go's int64(f) for the finite, in-range values the models produce; out-of-range values
-// saturate instead of being undefined behaviour.
-std::int64_t GoFloatToInt64(double f);
-
 }  // namespace apf
 
 #endif  // APF_SEAT_SECONDS_H_

@@ -31,6 +31,16 @@ class WatchCountSource {
   virtual std::int64_t InterestedWatchCount(const RequestInfo& request) const = 0;
 };
 
+// The same interested-watch count for every write: a recorded case or a user's figure.
+class FixedWatchCount final : public WatchCountSource {
+ public:
+  explicit FixedWatchCount(std::int64_t count) : count_(count) {}
+  std::int64_t InterestedWatchCount(const RequestInfo&) const override { return count_; }
+
+ private:
+  std::int64_t count_;
+};
+
 class WatchTracker final : public WatchCountSource {
   struct Key {
     std::string api_group, resource, namespace_name, name;

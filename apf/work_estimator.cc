@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "apf/go_numeric.h"
 #include "apf/seat_seconds.h"
 
 namespace apf {
@@ -20,20 +21,6 @@ std::int64_t WrapMul(std::int64_t a, std::int64_t b) {
 }
 std::int64_t WrapAdd(std::int64_t a, std::int64_t b) {
   return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) + static_cast<std::uint64_t>(b));
-}
-
-// Go's uint64(f) as compiled for amd64 (the estimators' uint64(math.Ceil(...))): values
-// below 2^63 convert through int64 (so a negative value wraps, and NaN or one below
-// -2^63 gives 2^63), larger ones through f - 2^63. Only reachable with negative or
-// absurd statistics; real ones give small non-negative values.
-std::uint64_t GoFloat64ToUint64(double f) {
-  constexpr double kTwo63 = 9223372036854775808.0;
-  auto to_int64 = [](double x) -> std::int64_t {
-    if (!(x >= -kTwo63 && x < kTwo63)) return INT64_MIN;  // CVTTSD2SQ's "integer indefinite"
-    return static_cast<std::int64_t>(x);
-  };
-  if (f < kTwo63) return static_cast<std::uint64_t>(to_int64(f));
-  return static_cast<std::uint64_t>(to_int64(f - kTwo63)) ^ (std::uint64_t{1} << 63);
 }
 
 std::uint64_t LevelCap(std::uint64_t level_max_seats, std::uint64_t global_limit) {

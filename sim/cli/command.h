@@ -1,7 +1,7 @@
 // The apfsim command registry. Each subcommand is one file in sim/cli/ that defines a
-// function and registers it with a static `Registration`; `apfsim model NAME` commands
-// register with the parent "model". main.cc looks commands up here, so adding a command
-// touches no other file.
+// function and registers it with a static `Registration` (`apfsim model NAME`'s models
+// are rows of one table in sim/cli/model.cc instead). main.cc looks commands up here, so
+// adding a command touches no other file.
 #ifndef SIM_CLI_COMMAND_H_
 #define SIM_CLI_COMMAND_H_
 
@@ -22,7 +22,7 @@ using Args = std::vector<std::string>;  // the arguments after the command's nam
 using CommandFunction = int (*)(const Args& args);
 
 struct CommandSpec {
-  std::string_view parent;  // "" for top-level commands, "model" for `apfsim model NAME`
+  std::string_view parent;  // "" for top-level commands
   std::string_view name;
   std::string_view summary;  // one line for the command list
   CommandFunction run;

@@ -33,6 +33,8 @@ int RunCompareCommand(const Args& args) {
       "override a value in the before run only: PATH=VALUE (repeatable), e.g. to weigh "
       "a flag change (before) against a fix (--with)")(
       "seed", po::value<std::uint64_t>(), "the seed of both runs (default: the scenario's)")(
+      "interval", po::value<std::string>(),
+      "report interval of both runs, e.g. 1s (default: the scenario's)")(
       "out", po::value(&request.out_dir),
       "also write DIR/before, DIR/after, DIR/compare.json and DIR/compare.png")(
       "no-plot", "with --out, do not draw compare.png");
@@ -47,6 +49,7 @@ int RunCompareCommand(const Args& args) {
     return kExitOk;
   }
   if (values.count("seed")) request.seed = values["seed"].as<std::uint64_t>();
+  if (values.count("interval")) request.interval = values["interval"].as<std::string>();
   request.budget = RunBudgetFrom(values);
   const InterruptGuard interrupt_guard;
   const CompareOutcome outcome = RunCompare(request);

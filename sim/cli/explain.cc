@@ -1,6 +1,8 @@
 // `apfsim explain`: how the apiserver would classify one request: the FlowSchemas tried
 // in order and why each did or did not match, the one chosen, its priority level, the
-// flow distinguisher, the flow hash, the hand of queues and the level's seats.
+// flow distinguisher, the flow hash, the hand of queues and the level's seats, and the
+// seats the work estimator charges the request, from object counts given as flags or
+// taken from a scenario (--scenario: its objects, version, limits, gates and resources).
 #include "sim/flowcontrol/explain.h"
 
 #include <iostream>
@@ -8,6 +10,9 @@
 #include "apf/user_info.h"
 #include "sim/cli/command.h"
 #include "sim/flowcontrol/loader.h"
+#include "sim/scenario/feature_gates.h"
+#include "sim/scenario/flowcontrol.h"
+#include "sim/scenario/loader.h"
 
 namespace po = boost::program_options;
 
@@ -17,9 +22,10 @@ namespace {
 int RunExplain(const Args& args) {
   std::vector<std::string> files, groups;
   std::string version_text, user, service_account, verb, resource, subresource, api_group, ns, name,
-      path, output;
+      path, output, query, scenario_path;
   bool anonymous = false;
   int server_cl = kDefaultServerConcurrencyLimit;
+  std::int64_t objects = 0, object_bytes = 0, watchers = 0;
   po::options_description opts("options");
   opts.add_options()("config", po::value(&files)->composing()->multitoken(),
                      "a file of FlowSchemas and PriorityLevelConfigurations (repeatable)")(
@@ -39,16 +45,33 @@ int RunExplain(const Args& args) {
       "namespace", po::value(&ns), "the namespace (none: cluster-scoped or all namespaces)")(
       "name", po::value(&name), "the object's name")("path", po::value(&path),
                                                      "a non-resource URL path such as /healthz")(
+      "query", po::value(&query),
+      "the request's query string, as the work estimator reads it "
+      "(\"limit=500&resourceVersion=0\")")("objects", po::value(&objects),
+                                           "objects of the request's resource (work estimate)")(
+      "object-bytes", po::value(&object_bytes),
+      "their average size in bytes (work estimate; default 1000)")(
+      "watchers", po::value(&watchers)->default_value(0),
+      "watches a write to this resource fans out to (work estimate)")(
+      "scenario", po::value(&scenario_path),
+      "take the objects, Kubernetes version, in-flight limits, feature gates and resource "
+      "counts from this scenario (--config files are applied after its objects)")(
       "server-concurrency-limit", po::value(&server_cl)->default_value(server_cl),
       "max-requests-inflight plus max-mutating-requests-inflight")(
       "output,o", po::value(&output)->default_value("text"), "text or json");
   po::variables_map vm;
-  if (!ParseCommandLine(args,
-                        "apfsim explain [--config FILE]... [--kubernetes-version V] "
-                        "(--user U [--group G]... | --service-account NS/NAME | --anonymous) "
-                        "(--verb V --resource R [--api-group G] [--namespace N] [--name N] | "
-                        "--path P [--verb get])",
-                        opts, nullptr, vm)) {
+  if (!ParseCommandLine(
+          args,
+          "apfsim explain [--config FILE]... [--scenario FILE] [--kubernetes-version V]\n"
+          "    (--user U [--group G]... | --service-account NS/NAME | --anonymous)\n"
+          "    (--verb V --resource R [--api-group G] [--namespace N] [--name N]\n"
+          "     [--query Q] [--objects N] [--object-bytes B] [--watchers N]\n"
+          "     | --path P [--verb get])\n"
+          "example:\n"
+          "  apfsim explain --scenario scenarios/drift-sweep-fenced.yaml \\\n"
+          "    --service-account platform/tenant-operator --verb list \\\n"
+          "    --api-group platform.example.com --resource tenantbindings --namespace ns-0001",
+          opts, nullptr, vm)) {
     return kExitOk;
   }
   const int identities = !user.empty() + !service_account.empty() + anonymous;
@@ -97,17 +120,54 @@ int RunExplain(const Args& args) {
   if (output != "text" && output != "json") {
     throw InputError({}, "--output", "\"" + output + "\" is not text or json");
   }
-  const apf::KubernetesVersion version =
-      ParseKubernetesVersionOrThrow(version_text, "--kubernetes-version");
-  const FlowControlManifests manifests = LoadFlowControlFiles(files);
-  ThrowIfInvalid(manifests);
-  const FlowControlSetup setup = BuildFlowControl(version, manifests);
+  if (!query.empty()) request.query = apf::ParseRequestQuery(query);
+  const bool objects_given = vm.count("objects") > 0, bytes_given = vm.count("object-bytes") > 0;
+  for (const auto& [flag, value] :
+       {std::pair{"--objects", objects}, std::pair{"--object-bytes", object_bytes},
+        std::pair{"--watchers", watchers}}) {
+    if (value < 0) throw InputError({}, flag, "must not be negative");
+  }
+  ExplainOptions options;
+  options.server_concurrency_limit = server_cl;
+  options.watch_count = watchers;
+  const FlowControlManifests files_manifests = LoadFlowControlFiles(files);
+  ThrowIfInvalid(files_manifests);
+  FlowControlSetup setup;
+  if (!scenario_path.empty()) {
+    if (!vm["kubernetes-version"].defaulted()) {
+      throw InputError({}, "--kubernetes-version",
+                       "the scenario gives the version (spec.apiservers.kubernetesVersion)");
+    }
+    const Scenario scenario = LoadScenario(scenario_path);
+    setup = BuildScenarioFlowControl(scenario, &files_manifests);
+    if (vm["server-concurrency-limit"].defaulted()) {
+      options.server_concurrency_limit = scenario.apiservers.max_requests_inflight +
+                                         scenario.apiservers.max_mutating_requests_inflight;
+    }
+    options.estimator = WorkEstimatorConfigOf(scenario.apiservers);
+    for (const ResourceSpec& r : scenario.resources) {
+      if (r.api_group == request.api_group && r.resource == request.resource) {
+        options.object_stats = {r.objects, r.average_bytes};
+        options.object_stats_given = true;
+      }
+    }
+  } else {
+    setup = BuildFlowControl(ParseKubernetesVersionOrThrow(version_text, "--kubernetes-version"),
+                             files_manifests);
+  }
+  if (objects_given) {
+    options.object_stats.object_count = objects;
+    options.object_stats_given = true;
+  }
+  if (bytes_given) {
+    options.object_stats.estimated_average_object_size_bytes = object_bytes;
+  } else if (objects_given && scenario_path.empty()) {
+    options.object_stats.estimated_average_object_size_bytes = 1000;  // ResourceSpec's default
+  }
   for (const apf::ConfigNote& n : setup.notes) {
     std::cerr << "apfsim explain: note: " << n.object_kind << " " << n.name << ": " << n.message
               << "\n";
   }
-  ExplainOptions options;
-  options.server_concurrency_limit = server_cl;
   const nlohmann::json e = ExplainRequest(setup, who, request, options);
   if (output == "json") {
     std::cout << e.dump(2) << "\n";

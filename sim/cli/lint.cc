@@ -1,13 +1,17 @@
-// `apfsim lint`: validates flow-control files as the apiserver would, then warns about
-// valid configurations that probably do not do what was meant (sim/flowcontrol/lint.h).
-// Exit 0 when there are only warnings, 2 when an object is invalid.
+// `apfsim lint`: validates flow-control files (or a scenario's flow-control objects) as the
+// apiserver would, then warns about valid configurations that probably do not do what was
+// meant (sim/flowcontrol/lint.h). Exit 0 when there are only warnings (1 with --strict),
+// 2 when an object or the input is invalid.
 #include "sim/flowcontrol/lint.h"
 
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "sim/cli/command.h"
 #include "sim/flowcontrol/loader.h"
+#include "sim/scenario/flowcontrol.h"
+#include "sim/scenario/loader.h"
 
 namespace po = boost::program_options;
 
@@ -16,11 +20,16 @@ namespace {
 
 int RunLint(const Args& args) {
   std::vector<std::string> files;
-  std::string version_text, output;
+  std::string version_text, output, scenario_path;
+  bool strict = false;
   LintOptions options;
   po::options_description opts("options");
   opts.add_options()("config", po::value(&files)->composing()->multitoken(),
                      "a file of FlowSchemas and PriorityLevelConfigurations (repeatable)")(
+      "scenario", po::value(&scenario_path),
+      "lint the flow-control objects of this scenario, with its Kubernetes version and "
+      "in-flight limits (its files and inline objects; --config files are applied after)")(
+      "strict", po::bool_switch(&strict), "exit 1 when there is any warning")(
       "kubernetes-version", po::value(&version_text)->default_value("1.36"),
       "the cluster's version, whose default objects the files are applied to (1.29 to 1.37)")(
       "server-concurrency-limit",
@@ -28,6 +37,8 @@ int RunLint(const Args& args) {
       "max-requests-inflight plus max-mutating-requests-inflight")(
       "expected-flows", po::value(&options.expected_flows)->default_value(options.expected_flows),
       "flows assumed for a level whose FlowSchemas do not bound them (collision check)")(
+      "heavy-flows", po::value(&options.heavy_flows)->default_value(options.heavy_flows),
+      "flows assumed to keep their queues long (collision check)")(
       "collision-threshold",
       po::value(&options.collision_threshold)->default_value(options.collision_threshold),
       "warn when a flow's whole hand is shared with at least this probability")(
@@ -35,17 +46,39 @@ int RunLint(const Args& args) {
   po::positional_options_description positional;
   positional.add("config", -1);
   po::variables_map vm;
-  if (!ParseCommandLine(args, "apfsim lint --config FILE... [--kubernetes-version V]", opts,
-                        &positional, vm)) {
+  if (!ParseCommandLine(args,
+                        "apfsim lint --config FILE... | --scenario FILE [--strict]\n"
+                        "  apfsim lint --config fence.yaml --strict\n"
+                        "  apfsim lint --scenario scenarios/drift-sweep-fenced.yaml",
+                        opts, &positional, vm)) {
     return kExitOk;
   }
-  if (files.empty()) throw InputError({}, "--config", "give at least one file to lint");
+  if (files.empty() && scenario_path.empty()) {
+    throw InputError({}, "--config", "give at least one file to lint, or --scenario");
+  }
   if (output != "text" && output != "json") {
     throw InputError({}, "--output", "\"" + output + "\" is not text or json");
   }
-  const apf::KubernetesVersion version =
+  apf::KubernetesVersion version =
       ParseKubernetesVersionOrThrow(version_text, "--kubernetes-version");
-  const FlowControlManifests manifests = LoadFlowControlFiles(files);
+  FlowControlManifests manifests;
+  std::optional<Scenario> scenario;
+  if (!scenario_path.empty()) {
+    scenario = LoadScenario(scenario_path);
+    if (!vm["kubernetes-version"].defaulted()) {
+      throw InputError({}, "--kubernetes-version",
+                       "the scenario gives the version (spec.apiservers.kubernetesVersion)");
+    }
+    version = ParseKubernetesVersionOrThrow(scenario->apiservers.kubernetes_version,
+                                            "spec.apiservers.kubernetesVersion");
+    if (vm["server-concurrency-limit"].defaulted()) {
+      options.server_concurrency_limit = scenario->apiservers.max_requests_inflight +
+                                         scenario->apiservers.max_mutating_requests_inflight;
+    }
+    manifests = ScenarioManifests(*scenario);
+  }
+  const FlowControlManifests file_manifests = LoadFlowControlFiles(files);
+  manifests.Append(file_manifests);
   const std::vector<InputError> errors = ValidateManifests(manifests);
   if (!errors.empty()) {
     for (const InputError& e : errors) std::cerr << "apfsim lint: error: " << e.what() << "\n";
@@ -53,7 +86,9 @@ int RunLint(const Args& args) {
               << (errors.size() == 1 ? "this object" : "these objects") << "\n";
     return kExitBadInput;
   }
-  const FlowControlSetup setup = BuildFlowControl(version, manifests);
+  // A scenario's own setup honours its `defaults: false` and `--set`-style overrides.
+  const FlowControlSetup setup = scenario ? BuildScenarioFlowControl(*scenario, &file_manifests)
+                                          : BuildFlowControl(version, manifests);
   const std::vector<LintWarning> warnings = LintFlowControl(manifests, setup, options);
   if (output == "json") {
     nlohmann::json out = nlohmann::json::array();
@@ -72,7 +107,8 @@ int RunLint(const Args& args) {
     for (const LintWarning& w : warnings) std::cout << FormatLintWarning(w) << "\n";
     std::cout << warnings.size() << " warning(s) for Kubernetes " << version.ToString() << "\n";
   }
-  return kExitOk;
+  // --strict: 1, the code `check` gives a failed assertion; 2 stays "bad input".
+  return strict && !warnings.empty() ? kExitExpectationFailed : kExitOk;
 }
 
 const Registration kLint({"", "lint", "validate flow-control files and warn about likely mistakes",

@@ -1,27 +1,175 @@
 // `apfsim model NAME`: replays one apf/ model on JSON cases read from stdin and writes the
 // model's decisions as JSON on stdout. These are how cases recorded from the real
-// kube-apiserver code are checked against ours; each NAME is its own file model_*.cc.
+// kube-apiserver code are checked against ours. Every model is one row of the table
+// below: its adapter in sim/model/ (JSON cases in, JSON answers out) and how its answer
+// is laid out; this file is the one stdin/stdout path they share.
+//
+// Tested by tests/sim/model/ and tests/cli/ (which run the binary).
+#include <functional>
 #include <iostream>
+#include <memory>
+#include <string_view>
+#include <utility>
 
 #include "sim/cli/command.h"
+#include "sim/flowcontrol/loader.h"
+#include "sim/io/json_input.h"
+#include "sim/model/allocation.h"
+#include "sim/model/classify.h"
+#include "sim/model/dealer.h"
+#include "sim/model/estimate.h"
+#include "sim/model/queueset.h"
+#include "sim/model/retry_after.h"
+
+namespace po = boost::program_options;
 
 namespace sim::cli {
 namespace {
 
+constexpr const char* kSource = "<stdin>";  // how InputErrors name the cases
+
+// Replays parsed cases; `source` names them in InputErrors.
+using Replay =
+    std::function<nlohmann::json(const nlohmann::json& cases, const std::string& source)>;
+
+// How an answer is printed. Recorded answers are diffed line by line, so the models with
+// many cases print one per line.
+enum class Layout {
+  kIndented,       // dump(2)
+  kOneLine,        // dump()
+  kCasePerLine,    // [ then one case per line ]
+  kResultPerLine,  // one case per line, and one of its "results" per line within it
+};
+
+struct ModelCommand {
+  std::string_view name;
+  std::string_view summary;  // for `apfsim model --help`
+  std::string_view usage;    // for `apfsim model NAME --help`
+  Layout layout;
+  // Declares the model's options beyond --help (nullptr: none).
+  void (*declare_options)(po::options_description& options);
+  // Makes the replay from the parsed options; runs before stdin is read, so a bad option
+  // fails first.
+  Replay (*prepare)(const po::variables_map& values);
+};
+
+template <nlohmann::json (*kAdapter)(const nlohmann::json&, const std::string&)>
+Replay Adapter(const po::variables_map&) {
+  return kAdapter;
+}
+
+// classify's --config and --kubernetes-version: the configuration it classifies against.
+void DeclareClassifyOptions(po::options_description& options) {
+  options.add_options()("config", po::value<std::vector<std::string>>()->composing()->multitoken(),
+                        "a file of FlowSchemas and PriorityLevelConfigurations (repeatable); an "
+                        "object replaces the default of the same name")(
+      "kubernetes-version", po::value<std::string>()->default_value("1.36"),
+      "whose default objects to start from (1.29 to 1.37)");
+}
+
+Replay PrepareClassify(const po::variables_map& values) {
+  const std::vector<std::string> files = values.count("config")
+                                             ? values["config"].as<std::vector<std::string>>()
+                                             : std::vector<std::string>();
+  const apf::KubernetesVersion version = ParseKubernetesVersionOrThrow(
+      values["kubernetes-version"].as<std::string>(), "--kubernetes-version");
+  const FlowControlManifests manifests = LoadFlowControlFiles(files);
+  ThrowIfInvalid(manifests);
+  // The classifier reads the configuration it was built from: both live as long as the replay.
+  struct Classification {
+    explicit Classification(FlowControlSetup s) : setup(std::move(s)), classifier(setup.config) {}
+    FlowControlSetup setup;
+    apf::Classifier classifier;
+  };
+  auto classification =
+      std::make_shared<const Classification>(BuildFlowControl(version, manifests));
+  for (const apf::ConfigNote& n : classification->setup.notes) {
+    std::cerr << "apfsim model classify: note: " << n.object_kind << " " << n.name << ": "
+              << n.message << "\n";
+  }
+  return [classification](const nlohmann::json& cases, const std::string& source) {
+    return ClassifyCases(classification->classifier, cases, source);
+  };
+}
+
+// Sorted by name, as `apfsim model --help` lists them.
+const ModelCommand kModels[] = {
+    {"allocation", "seat allocation: limits per level and currentCL per period",
+     "apfsim model allocation < cases.json > results.json", Layout::kIndented, nullptr,
+     Adapter<ReplayAllocationCases>},
+    {"classify", "the FlowSchema, level, distinguisher and flow hash of each request",
+     "apfsim model classify [--config FILE]... [--kubernetes-version V] < requests.json",
+     Layout::kOneLine, DeclareClassifyOptions, PrepareClassify},
+    {"dealer", "deal shuffle-sharding hands (deck, hand, hash) like shufflesharding.go",
+     "apfsim model dealer < cases.json", Layout::kCasePerLine, nullptr, Adapter<ReplayDealerCases>},
+    {"estimate",
+     "estimate seats and additional latency of requests like the apiserver's work estimator",
+     "apfsim model estimate < cases.json", Layout::kCasePerLine, nullptr,
+     Adapter<ReplayEstimateCases>},
+    {"flowhash", "hashFlowID(flowSchema, distinguisher) for each case",
+     "apfsim model flowhash < cases.json", Layout::kOneLine, nullptr, Adapter<FlowHashCases>},
+    {"queueset",
+     "replay arrivals, completions and time-outs through one queue set like queueset.go",
+     "apfsim model queueset < cases.json", Layout::kResultPerLine, nullptr,
+     Adapter<ReplayQueueSetCases>},
+    {"retry-after",
+     "replay drops at one level through the Retry-After tracker (dropped_requests_tracker.go)",
+     "apfsim model retry-after < cases.json", Layout::kCasePerLine, nullptr,
+     Adapter<ReplayRetryAfterCases>},
+};
+
+void Print(const nlohmann::json& answer, Layout layout) {
+  switch (layout) {
+    case Layout::kIndented:
+      std::cout << answer.dump(2) << "\n";
+      return;
+    case Layout::kOneLine:
+      std::cout << answer.dump() << "\n";
+      return;
+    case Layout::kCasePerLine:
+      std::cout << "[";
+      for (size_t i = 0; i < answer.size(); ++i) {
+        std::cout << (i == 0 ? "\n" : ",\n") << answer[i].dump();
+      }
+      std::cout << "\n]\n";
+      return;
+    case Layout::kResultPerLine:
+      std::cout << "[";
+      for (size_t i = 0; i < answer.size(); ++i) {
+        std::cout << (i == 0 ? "\n" : ",\n") << "{\"results\": [";
+        const nlohmann::json& list = answer[i]["results"];
+        for (size_t j = 0; j < list.size(); ++j) {
+          std::cout << (j == 0 ? "\n  " : ",\n  ") << list[j].dump();
+        }
+        std::cout << "\n]}";
+      }
+      std::cout << "\n]\n";
+      return;
+  }
+}
+
+int RunModelCommand(const ModelCommand& model, const Args& args) {
+  po::options_description options("options");
+  po::variables_map values;
+  if (model.declare_options) model.declare_options(options);
+  if (!ParseCommandLine(args, std::string(model.usage), options, nullptr, values)) return kExitOk;
+  const Replay replay = model.prepare(values);
+  const nlohmann::json cases = ParseJsonText(ReadStdin(), kSource);
+  Print(replay(cases, kSource), model.layout);
+  return kExitOk;
+}
+
 int RunModel(const Args& args) {
   if (args.empty() || args[0] == "--help" || args[0] == "-h") {
     std::cout << "usage: apfsim model NAME < cases.json > results.json\n\nmodels:\n";
-    for (const CommandSpec& c : CommandsUnder("model")) {
-      std::cout << "  " << c.name << "  " << c.summary << "\n";
-    }
+    for (const ModelCommand& m : kModels) std::cout << "  " << m.name << "  " << m.summary << "\n";
     return args.empty() ? kExitBadInput : kExitOk;
   }
-  const CommandSpec* model = FindCommand("model", args[0]);
-  if (!model) {
-    std::cerr << "apfsim model: unknown model \"" << args[0] << "\" (see apfsim model --help)\n";
-    return kExitBadInput;
+  for (const ModelCommand& m : kModels) {
+    if (m.name == args[0]) return RunModelCommand(m, Args(args.begin() + 1, args.end()));
   }
-  return model->run(Args(args.begin() + 1, args.end()));
+  std::cerr << "apfsim model: unknown model \"" << args[0] << "\" (see apfsim model --help)\n";
+  return kExitBadInput;
 }
 
 const Registration kModel({"", "model", "replay one APF model on JSON cases from stdin", RunModel});

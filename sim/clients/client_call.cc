@@ -4,17 +4,14 @@
 #include <cassert>
 #include <cstdio>
 
+#include "apf/go_numeric.h"
+
 namespace sim {
 namespace {
 
-using apf::kNever;
 using apf::kSecond;
 using apf::Nanos;
-
-Nanos AddSaturating(Nanos t, Nanos d) {
-  if (d > 0 && t > kNever - d) return kNever;
-  return t + d;
-}
+using WaitStatus = apf::RateLimiter::WaitStatus;
 
 // The part of url.Error's text after "Op \"url\": ", as net/http and x/net/http2 word
 // these failures. Addresses are left out: the simulation has none.
@@ -200,7 +197,7 @@ const char* HttpMethodName(HttpMethod method) {
   return "";
 }
 
-ClientCall::ClientCall(const ClientCallOptions& options, TokenBucket* limiter)
+ClientCall::ClientCall(const ClientCallOptions& options, apf::RateLimiter* limiter)
     : options_(options), limiter_(limiter), deadline_ns_(options.caller_deadline_ns) {
   if (options_.max_retries < 0) options_.max_retries = 0;  // Request.MaxRetries
 }
@@ -235,7 +232,7 @@ CallStep ClientCall::Finish(CallOutcome outcome, FinalError error, bool wrap_pre
   final_ = error;
   wrap_previous_ = wrap_previous;
   previous_at_finish_ = previous_err_;
-  reservation_ = TokenReservation{};
+  reservation_ = apf::RateLimiter::Reservation{};
   return CallStep{};
 }
 
@@ -245,15 +242,15 @@ CallStep ClientCall::Start(Nanos now) {
     // Request.request: one tryThrottle under the caller's context, before the timeout
     // context exists, "so a throttled client does not time out before sending once".
     // Its error is returned as is: no retry state exists yet.
-    const TokenWait w = limiter_->Wait(now, deadline_ns_);
+    const apf::RateLimiter::WaitResult w = limiter_->Wait(now, deadline_ns_);
     switch (w.status) {
-      case TokenWaitStatus::kExceedsBurst:
+      case WaitStatus::kExceedsBurst:
         return Finish(CallOutcome::kRateLimiterError, {FinalError::Kind::kLimiterBurst}, false);
-      case TokenWaitStatus::kContextDone:
+      case WaitStatus::kContextDone:
         return Finish(CallOutcome::kContextError, {FinalError::Kind::kContextDeadline}, false);
-      case TokenWaitStatus::kWouldExceedDeadline:
+      case WaitStatus::kWouldExceedDeadline:
         return Finish(CallOutcome::kRateLimiterError, {FinalError::Kind::kLimiterDeadline}, false);
-      case TokenWaitStatus::kGranted:
+      case WaitStatus::kGranted:
         break;
     }
     token_wait_ns_ += w.delay_ns;
@@ -270,7 +267,7 @@ CallStep ClientCall::BeginAttempts(Nanos now) {
   // Request.request: context.WithTimeout(ctx, r.timeout) after the first token. A WATCH
   // has no such context (Request.Watch), only the per-attempt http.Client.Timeout.
   if (options_.kind == CallKind::kDo && options_.timeout_ns > 0) {
-    deadline_ns_ = std::min(deadline_ns_, AddSaturating(now, options_.timeout_ns));
+    deadline_ns_ = std::min(deadline_ns_, apf::AddSaturating(now, options_.timeout_ns));
   }
   // withRetry.Before for the first attempt: the context check; the backoff manager is new
   // (one per Request), so its sleep is 0.
@@ -287,7 +284,7 @@ CallStep ClientCall::BeginAttempts(Nanos now) {
 }
 
 CallStep ClientCall::Send(Nanos now) {
-  reservation_ = TokenReservation{};
+  reservation_ = apf::RateLimiter::Reservation{};
   // client.Do with a context that is already done fails before anything is written.
   if (ContextDone(now)) {
     return AfterAttemptError(
@@ -297,7 +294,7 @@ CallStep ClientCall::Send(Nanos now) {
   state_ = State::kInFlight;
   Nanos abort_at = deadline_ns_;
   if (options_.kind == CallKind::kWatch && options_.timeout_ns > 0) {
-    abort_at = std::min(abort_at, AddSaturating(now, options_.timeout_ns));
+    abort_at = std::min(abort_at, apf::AddSaturating(now, options_.timeout_ns));
   }
   // For Do the http.Client.Timeout (attempt start + Timeout) is never before the context
   // deadline (first token + Timeout), so net/http leaves the context in charge.
@@ -424,7 +421,7 @@ CallStep ClientCall::BeforeRetry(Nanos now, Nanos retry_after_ns) {
   if (delay > 0) {
     // SleepWithContext: the timer, or the context's end if that comes first.
     state_ = State::kRetrySleep;
-    return WaitUntil(std::min(AddSaturating(now, delay), deadline_ns_));
+    return WaitUntil(std::min(apf::AddSaturating(now, delay), deadline_ns_));
   }
   return ThrottleRetry(now);
 }
@@ -434,22 +431,22 @@ CallStep ClientCall::ThrottleRetry(Nanos now) {
   if (limiter_ == nullptr) return Send(now);  // tryThrottleWithInfo returns at once
   // tryThrottleWithInfo under the timeout context. rate.Limiter.wait checks the burst,
   // then whether the context is done, then reserves within the deadline.
-  TokenWait w;
+  apf::RateLimiter::WaitResult w;
   if (limiter_->burst() < 1) {
-    w.status = TokenWaitStatus::kExceedsBurst;
+    w.status = WaitStatus::kExceedsBurst;
   } else if (canceled_) {
-    w.status = TokenWaitStatus::kContextDone;
+    w.status = WaitStatus::kContextDone;
   } else {
     w = limiter_->Wait(now, deadline_ns_);
   }
-  if (w.status != TokenWaitStatus::kGranted) {
+  if (w.status != WaitStatus::kGranted) {
     // Before: trackPreviousError(ctx.Err()), which is nil unless the context is done.
     const TrackedError ctx_err = ContextErr(now);
     TrackPreviousError(ctx_err);
     switch (w.status) {
-      case TokenWaitStatus::kExceedsBurst:
+      case WaitStatus::kExceedsBurst:
         return Finish(CallOutcome::kRateLimiterError, {FinalError::Kind::kLimiterBurst}, true);
-      case TokenWaitStatus::kWouldExceedDeadline:
+      case WaitStatus::kWouldExceedDeadline:
         return Finish(CallOutcome::kRateLimiterError, {FinalError::Kind::kLimiterDeadline}, true);
       default:
         // Context errors pass through tryThrottleWithInfo unwrapped.
@@ -472,7 +469,7 @@ CallStep ClientCall::ThrottleRetry(Nanos now) {
 CallStep ClientCall::Wake(Nanos now) {
   switch (state_) {
     case State::kFirstToken:
-      reservation_ = TokenReservation{};
+      reservation_ = apf::RateLimiter::Reservation{};
       return BeginAttempts(now);
     case State::kRetrySleep:
       return ThrottleRetry(now);

@@ -20,8 +20,8 @@
 #include <string>
 #include <string_view>
 
+#include "apf/rate_limiter.h"
 #include "apf/virtual_time.h"
-#include "sim/clients/token_bucket.h"
 
 namespace sim {
 
@@ -129,7 +129,7 @@ class ClientCall {
  public:
   // `limiter` is the RESTClient's bucket, or nullptr when it has none (QPS < 0). It must
   // outlive the call.
-  ClientCall(const ClientCallOptions& options, TokenBucket* limiter);
+  ClientCall(const ClientCallOptions& options, apf::RateLimiter* limiter);
   ClientCall(const ClientCall&) = delete;
   ClientCall& operator=(const ClientCall&) = delete;
 
@@ -218,13 +218,14 @@ class ClientCall {
   CallStep WaitUntil(apf::Nanos t) const;
 
   ClientCallOptions options_;
-  TokenBucket* limiter_;
+  apf::RateLimiter* limiter_;
   State state_ = State::kIdle;
   CallOutcome outcome_ = CallOutcome::kPending;
   bool canceled_ = false;
   apf::Nanos deadline_ns_;
   apf::Nanos attempt_abort_at_ns_ = apf::kNever;
-  TokenReservation reservation_;  // the token being waited for (kFirstToken, kRetryToken)
+  apf::RateLimiter::Reservation
+      reservation_;  // the token being waited for (kFirstToken, kRetryToken)
   apf::Nanos token_wait_ns_ = 0;
 
   int retry_attempts_ = 0;  // withRetry.attempts: responses and errors judged so far

@@ -3,8 +3,7 @@
 #include <cassert>
 #include <cmath>
 
-#include "apf/seat_demand_integrator.h"  // GoDurationSeconds
-#include "apf/seat_seconds.h"            // GoFloatToInt64
+#include "apf/go_numeric.h"
 
 namespace sim {
 namespace {

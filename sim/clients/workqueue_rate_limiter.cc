@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "apf/go_numeric.h"
+
 namespace sim {
 
 apf::Nanos ItemExponentialFailureDelay(int failures, apf::Nanos base, apf::Nanos max) {
@@ -10,7 +12,7 @@ apf::Nanos ItemExponentialFailureDelay(int failures, apf::Nanos base, apf::Nanos
   // MaxInt64 it is maxDelay. ldexp is exact where math.Pow(2, n) is.
   const double backoff = std::ldexp(static_cast<double>(base), failures);
   if (backoff > 9223372036854775807.0) return max;
-  const auto calculated = static_cast<apf::Nanos>(backoff);
+  const apf::Nanos calculated = apf::GoFloatToInt64(backoff);
   return calculated > max ? max : calculated;
 }
 

@@ -14,8 +14,8 @@
 #include <optional>
 #include <unordered_map>
 
+#include "apf/rate_limiter.h"
 #include "apf/virtual_time.h"
-#include "sim/clients/token_bucket.h"
 
 namespace sim {
 
@@ -48,7 +48,7 @@ class WorkqueueRateLimiter {
  private:
   // Looked up by item only, never iterated, so the hash order cannot reach any output.
   std::unordered_map<std::uint64_t, int> failures_;
-  std::optional<TokenBucket> bucket_;
+  std::optional<apf::RateLimiter> bucket_;
 };
 
 // TypedItemExponentialFailureRateLimiter's delay after `failures` earlier failures:

@@ -1,10 +1,12 @@
 #include "sim/flowcontrol/explain.h"
 
+#include <cmath>
 #include <cstdio>
 #include <vector>
 
 #include "apf/classifier.h"
 #include "apf/shuffle_sharding.h"
+#include "sim/io/duration.h"
 
 namespace sim {
 namespace {
@@ -29,6 +31,76 @@ std::string JoinStrings(const json& list, const char* sep) {
     if (!out.empty()) out += sep;
     out += s.get<std::string>();
   }
+  return out;
+}
+
+std::string Plural(std::uint64_t n, const char* one) {
+  return std::to_string(n) + " " + one + (n == 1 ? "" : "s");
+}
+
+// The work estimator's answer for the request on `level_max_seats` (0: Exempt and Reject
+// levels, where only the global limits apply), and its reasoning in words. The numbers
+// are apf::WorkEstimator's; the words name the branch it takes (APF-SPEC 6.1-6.5).
+json EstimateWork(const apf::RequestInfo& request, std::uint64_t level_max_seats,
+                  const ExplainOptions& options) {
+  const apf::FixedObjectStats stats(apf::ObjectStatsResult{options.object_stats});
+  const apf::FixedWatchCount watches(options.watch_count);
+  const apf::WorkEstimator estimator(options.estimator, &stats, &watches);
+  const apf::WorkEstimate w = estimator.Estimate(&request, level_max_seats, 0);
+  const apf::WorkEstimatorConfig& config = options.estimator;
+  json out;
+  out["initialSeats"] = w.initial_seats;
+  out["finalSeats"] = w.final_seats;
+  out["additionalLatencySeconds"] = apf::ToSeconds(w.additional_latency);
+  const std::string& verb = request.verb;
+  const bool list_like =
+      request.is_resource_request && (verb == "list" || (verb == "watch" && config.watch_list));
+  const bool mutating = request.is_resource_request && (verb == "create" || verb == "update" ||
+                                                        verb == "patch" || verb == "delete");
+  std::string why;
+  if (list_like) {
+    out["estimator"] = "list";
+    const bool from_cache =
+        verb == "watch" ||
+        !apf::ListDelegatedToStorage(request.query, config.consistent_read_from_cache);
+    // The global limit alone (no level cap), to show what the level's cap took away.
+    const apf::WorkEstimate uncapped = estimator.Estimate(&request, 0, 0);
+    why = (verb == "watch" ? std::string("a WATCH with WatchList on is priced as the LIST of its "
+                                         "initial events; ")
+                           : std::string()) +
+          (options.object_stats_given
+               ? std::to_string(options.object_stats.object_count) + " objects of about " +
+                     std::to_string(options.object_stats.estimated_average_object_size_bytes) +
+                     " bytes"
+               : std::string("no object count given (--objects or --scenario): priced as an "
+                             "empty resource")) +
+          "; served from " + (from_cache ? "the watch cache" : "etcd") + "; " +
+          (config.size_based_list_cost_estimate
+               ? "SizeBasedListCostEstimate prices the bytes it holds"
+               : "SizeBasedListCostEstimate is off: priced by object count, " +
+                     std::to_string(static_cast<int>(config.objects_per_seat)) + " per seat") +
+          ": " + Plural(uncapped.initial_seats, "seat");
+    if (w.initial_seats < uncapped.initial_seats) {
+      why += ", capped at this level's " + Plural(level_max_seats, "seat") + " per request";
+    }
+  } else if (mutating) {
+    out["estimator"] = "mutating";
+    why = "a write: 1 seat while it runs";
+    if (w.final_seats > 0) {
+      why += ", then " + Plural(w.final_seats, "seat") + " for " +
+             FormatDuration(w.additional_latency) +
+             " after it finishes, for the events it sends "
+             "to " +
+             std::to_string(options.watch_count) + " interested watches";
+    } else {
+      why += "; " + std::to_string(options.watch_count) + " interested watches are fewer than " +
+             std::to_string(static_cast<int>(config.watches_per_seat)) + ", so no seats after it";
+    }
+  } else {
+    out["estimator"] = "other";
+    why = "neither a LIST, a WATCH priced as one, nor a write: " + Plural(w.initial_seats, "seat");
+  }
+  out["why"] = why;
   return out;
 }
 
@@ -96,9 +168,11 @@ json ExplainRequest(const FlowControlSetup& setup, const apf::UserInfo& user,
   level["nominalSeats"] = l.nominal_cl;
   level["lendableSeats"] = l.lendable_cl;
   level["minSeats"] = l.min_cl;
-  level["maxSeats"] = l.max_cl;
+  level["maxCL"] = l.max_cl;
+  level["maxSeats"] = l.max_cl;  // deprecated: maxCL (see explain.h)
   if (pl.queues_requests()) level["maxSeatsPerRequest"] = l.max_seats;
   out["level"] = level;
+  out["workEstimate"] = EstimateWork(request, pl.queues_requests() ? l.max_seats : 0, options);
 
   if (c.uses_flow_hash) {
     out["hand"] = DealHand(hash, pl.queuing.queues, pl.queuing.hand_size);
@@ -182,6 +256,15 @@ std::string FormatExplanation(const json& e) {
   if (level.contains("maxSeatsPerRequest")) {
     out += "max seats/request: " + level["maxSeatsPerRequest"].dump() + "\n";
   }
+  const json& w = e["workEstimate"];
+  out += "work estimate:   " + w["initialSeats"].dump() + " seat(s)";
+  if (w["finalSeats"].get<std::uint64_t>() > 0) {
+    out += ", then " + w["finalSeats"].dump() + " for " +
+           FormatDuration(static_cast<apf::Nanos>(
+               std::llround(w["additionalLatencySeconds"].get<double>() * 1e9))) +
+           " after it finishes";
+  }
+  out += "\n                 " + w["why"].get<std::string>() + "\n";
   return out;
 }
 

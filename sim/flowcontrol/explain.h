@@ -1,14 +1,18 @@
 // The logic of `apfsim explain`: how one request is classified under a flow-control
 // configuration, told step by step (every FlowSchema tried in matching order and why it
 // did or did not match, the one chosen, its level, the distinguisher, the flow hash, the
-// hand of queues and the level's seats), as JSON and as text for a terminal.
+// hand of queues and the level's seats), and what the request costs: the work estimator's
+// seats for it (APF-SPEC 6) and why, as JSON and as text for a terminal.
+// Tested by tests/cli/cli_flowcontrol_test.cc and tests/sim/flowcontrol/explain_test.cc.
 #ifndef SIM_FLOWCONTROL_EXPLAIN_H_
 #define SIM_FLOWCONTROL_EXPLAIN_H_
 
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "apf/object_count_tracker.h"
 #include "apf/request_digest.h"
+#include "apf/work_estimator.h"
 #include "sim/flowcontrol/loader.h"
 #include "sim/flowcontrol/summary.h"
 
@@ -16,10 +20,20 @@ namespace sim {
 
 struct ExplainOptions {
   int server_concurrency_limit = kDefaultServerConcurrencyLimit;
+  // What the work estimator reads (APF-SPEC 6): its configuration (feature gates), the
+  // statistics of the request's resource, and the watches a write would fan out to.
+  apf::WorkEstimatorConfig estimator = apf::DefaultWorkEstimatorConfig();
+  apf::ObjectStats object_stats;
+  bool object_stats_given = false;  // false: no count was given; priced as an empty resource
+  std::int64_t watch_count = 0;
 };
 
 // At least {"flowSchema", "priorityLevel", "distinguisher", "hash": "<uint64>",
-// "tried": [{"flowSchema", "matched", "why"}]}, plus the request, the level and the hand.
+// "tried": [{"flowSchema", "matched", "why"}], "workEstimate": {"initialSeats",
+// "finalSeats", "additionalLatencySeconds", "estimator", "why"}}, plus the request, the
+// level and the hand. level.maxCL is the level's maximum concurrency; level.maxSeats is the
+// same number under its old name (until the next release: summary.json's maxSeats is the
+// per-request cap, which here is level.maxSeatsPerRequest).
 nlohmann::json ExplainRequest(const FlowControlSetup& setup, const apf::UserInfo& user,
                               const apf::RequestInfo& request, const ExplainOptions& options);
 

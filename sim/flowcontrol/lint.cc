@@ -1,5 +1,6 @@
 #include "sim/flowcontrol/lint.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -220,6 +221,12 @@ std::string DescribeRequest(const Candidate& c) {
 // user FlowSchemas are expected to carve from.
 bool IsSystemSchema(const apf::FlowSchema& fs) { return fs.spec.matching_precedence < 9000; }
 
+// service-accounts (9000) and global-default (9900): carving from them is the point of a
+// user FlowSchema, so taking their requests is a mistake only when they lose seats.
+bool IsCarveBucket(const apf::FlowSchema& fs) {
+  return !IsSystemSchema(fs) && !apf::MandatoryFlowSchema(fs.metadata.name);
+}
+
 // --- Collision estimate. ------------------------------------------------------------
 
 double Choose(int n, int k) {
@@ -307,7 +314,14 @@ std::vector<LintWarning> LintFlowControl(const FlowControlManifests& user,
              "it, so its requests fall through to the FlowSchemas after it");
   }
 
-  // Levels: fence borrowing, seats times hand, collisions.
+  const auto touched_by_user = [&](const std::vector<const apf::FlowSchema*>& feeders) {
+    for (const apf::FlowSchema* fs : feeders) {
+      if (user_schemas.count(fs->metadata.name)) return true;
+    }
+    return false;
+  };
+
+  // Levels: fence borrowing, seats times hand, queue length, collisions.
   for (size_t i = 0; i < config.priority_levels.size(); ++i) {
     const apf::PriorityLevel& pl = config.priority_levels[i];
     const LevelLimits& l = limits[i];
@@ -317,15 +331,21 @@ std::vector<LintWarning> LintFlowControl(const FlowControlManifests& user,
         feeders.push_back(&config.flow_schemas[f]);
     }
     const bool user_level = user_levels.count(pl.name) > 0;
+    // A fence confines named clients (users, service accounts): every FlowSchema feeding it
+    // names them one by one. A level for a whole class of clients may borrow by design.
+    bool fences_named_clients = !feeders.empty();
+    for (const apf::FlowSchema* fs : feeders) {
+      fences_named_clients = fences_named_clients && !FirstBroadSubject(*fs);
+    }
     if (user_level && !is_bootstrap_level(pl.name) && !pl.exempt() && !pl.borrowing_limit_percent &&
-        !feeders.empty()) {
+        fences_named_clients) {
       warn("fence-borrowing", kPL, pl.name, "spec.limited",
-           "borrowingLimitPercent is unset, which means unlimited borrowing: this level may grow "
-           "from its nominal " +
+           "borrowingLimitPercent is unset, which means unlimited borrowing: this level, which "
+           "holds only the clients its FlowSchemas name, may grow from its nominal " +
                std::to_string(l.nominal_cl) + " seats to " + std::to_string(l.max_cl) +
                " (nominal + the server's " + std::to_string(options.server_concurrency_limit) +
-               ") by borrowing from idle levels, so as a fence it does not hold its traffic "
-               "back (seed 000). Set borrowingLimitPercent: 0 to cap it at its nominal seats");
+               ") by borrowing idle levels' seats, so it does not hold those clients back. Set "
+               "borrowingLimitPercent: 0 to cap it at its nominal seats");
     }
     if (!pl.queues_requests()) continue;
     const std::uint64_t width = l.max_seats * static_cast<std::uint64_t>(pl.queuing.hand_size);
@@ -341,10 +361,26 @@ std::vector<LintWarning> LintFlowControl(const FlowControlManifests& user,
                ": one flow's requests at the heads of its queues can hold every seat "
                "(kubernetes#115409). Give it more shares or a smaller hand");
     }
+    // queueset.go rejects queue-full only while every seat is in use (APF-SPEC 5.4). When the
+    // level's widest requests (max seats each, LISTs at the cap) cannot add up to its limit,
+    // a level busy with them never has every seat in use, and its queues grow past
+    // queueLengthLimit until requests time out (seed 000's fenced level: about 1,670 waiting
+    // behind a limit of 50, with 7-seat LISTs in 46 seats).
+    const std::int64_t widest = static_cast<std::int64_t>(l.max_seats);
+    if ((user_level || touched_by_user(feeders)) && widest > 1 && l.nominal_cl % widest != 0) {
+      const std::int64_t fill = l.nominal_cl / widest * widest;
+      warn("queue-length-unenforced", kPL, pl.name,
+           "spec.limited.limitResponse.queuing.queueLengthLimit",
+           "queueLengthLimit " + std::to_string(pl.queuing.queue_length_limit) +
+               " is enforced only while all " + std::to_string(l.nominal_cl) +
+               " seats are in use, but requests of its widest size (" + std::to_string(widest) +
+               " seats, a LIST at this level's cap) fill at most " + std::to_string(fill) +
+               " of them: while they make up its load, its queues grow past the limit until "
+               "requests time out instead of getting a quick 429. Give it a multiple of " +
+               std::to_string(widest) + " seats, or expect time-outs rather than queue-full");
+    }
     // Collisions: only for levels the user wrote or routes their own schemas to.
-    bool touched = user_level;
-    for (const apf::FlowSchema* fs : feeders)
-      touched = touched || user_schemas.count(fs->metadata.name);
+    const bool touched = user_level || touched_by_user(feeders);
     if (!touched || !pl.uses_flow_hash()) continue;
     int flows = 0;
     bool bounded = true;
@@ -357,7 +393,11 @@ std::vector<LintWarning> LintFlowControl(const FlowControlManifests& user,
     }
     if (!bounded) flows = std::max(flows, options.expected_flows);
     if (flows <= 1) continue;
-    const double p = HandCoveredProbability(pl.queuing.queues, pl.queuing.hand_size, flows - 1);
+    // Shuffle sharding protects a light flow unless every queue of its hand is taken by
+    // heavy flows (a light flow's own queues are short): the probability that the hands of
+    // the heavy flows cover a light flow's whole hand.
+    const int heavy = std::min(options.heavy_flows, flows - 1);
+    const double p = HandCoveredProbability(pl.queuing.queues, pl.queuing.hand_size, heavy);
     if (p > options.collision_threshold) {
       const double pair =
           1 - Choose(pl.queuing.queues - pl.queuing.hand_size, pl.queuing.hand_size) /
@@ -367,16 +407,13 @@ std::vector<LintWarning> LintFlowControl(const FlowControlManifests& user,
                " flows (" +
                (bounded ? std::string("as its FlowSchemas' subjects and namespaces bound them")
                         : "its FlowSchemas do not bound them; see --expected-flows") +
-               "), " + std::to_string(pl.queuing.queues) + " queues and a hand of " +
+               ") of which " + std::to_string(heavy) + " heavy (--heavy-flows), " +
+               std::to_string(pl.queuing.queues) + " queues and a hand of " +
                std::to_string(pl.queuing.hand_size) +
-               ", a flow's whole hand is shared with the "
-               "others with probability " +
-               Percent(p) +
-               " (any two flows share a queue with "
-               "probability " +
-               Percent(pair) +
-               "), so a heavy flow can leave it nowhere to "
-               "escape. Use more queues or a larger hand");
+               ", a light flow's whole hand is taken by the heavy flows with probability " +
+               Percent(p) + " (any two flows share a queue with probability " + Percent(pair) +
+               "), so a light flow can have nowhere to escape them. Use more queues or a "
+               "larger hand");
     }
   }
 
@@ -411,7 +448,14 @@ std::vector<LintWarning> LintFlowControl(const FlowControlManifests& user,
     }
   }
 
-  // Shadowing: requests that move from a system FlowSchema to one of the user's.
+  // Shadowing: requests that move from a suggested FlowSchema to one of the user's: from a
+  // system one at all, from a carve bucket when they land on a level with fewer seats.
+  const auto nominal_seats = [&](const std::string& level) -> std::int64_t {
+    for (size_t i = 0; i < config.priority_levels.size(); ++i) {
+      if (config.priority_levels[i].name == level) return limits[i].nominal_cl;
+    }
+    return -1;
+  };
   {
     const FlowControlSetup defaults = BuildFlowControl(version, FlowControlManifests{});
     const apf::Classifier base(defaults.config);
@@ -422,7 +466,7 @@ std::vector<LintWarning> LintFlowControl(const FlowControlManifests& user,
       if (user_schemas.count(fs.metadata.name)) sources.push_back(&fs);
     }
     for (const auto& fs : defaults.config.flow_schemas) {
-      if (IsSystemSchema(fs)) sources.push_back(&fs);
+      if (IsSystemSchema(fs) || IsCarveBucket(fs)) sources.push_back(&fs);
     }
     for (const apf::FlowSchema* source : sources) {
       for (const Candidate& c : CandidatesOf(*source)) {
@@ -432,19 +476,37 @@ std::vector<LintWarning> LintFlowControl(const FlowControlManifests& user,
         const apf::FlowSchema& from = base.flow_schema(before.flow_schema);
         const apf::FlowSchema& to = full.flow_schema(after.flow_schema);
         if (!user_schemas.count(to.metadata.name) || is_bootstrap_schema(to.metadata.name) ||
-            !IsSystemSchema(from) || from.metadata.name == to.metadata.name) {
+            from.metadata.name == to.metadata.name) {
+          continue;
+        }
+        const std::string from_level = base.priority_level(before.priority_level).name;
+        const std::string to_level = full.priority_level(after.priority_level).name;
+        const std::int64_t from_seats = nominal_seats(from_level);
+        const std::int64_t to_seats = nominal_seats(to_level);
+        const bool loses_seats = !full.priority_level(after.priority_level).exempt() &&
+                                 from_seats >= 0 && to_seats >= 0 && to_seats < from_seats;
+        // Carving named clients out of a bucket into a smaller level is what a fence does;
+        // taking a whole class of clients out of it is the precedence mistake.
+        const bool takes_a_class = FirstVeryBroadSubject(to) != nullptr;
+        if (!(IsSystemSchema(from) || (IsCarveBucket(from) && loses_seats && takes_a_class))) {
           continue;
         }
         if (!reported.insert({to.metadata.name, from.metadata.name}).second) continue;
-        const std::string from_level = base.priority_level(before.priority_level).name;
-        const std::string to_level = full.priority_level(after.priority_level).name;
-        warn("shadowing", kFS, to.metadata.name, "spec.matchingPrecedence",
-             "with matchingPrecedence " + std::to_string(to.spec.matching_precedence) +
-                 " it takes requests that the suggested FlowSchema " + from.metadata.name + " (" +
-                 std::to_string(from.spec.matching_precedence) + ") sends to " + from_level +
-                 ": for example " + DescribeRequest(c) + " now goes to " + to_level +
-                 ". Narrow its subjects or rules, or raise its matchingPrecedence above " +
-                 std::to_string(from.spec.matching_precedence) + ", if that was not meant");
+        const auto seats = [](std::int64_t n) {
+          return n >= 0 ? " (" + std::to_string(n) + " seats)" : std::string();
+        };
+        warn(
+            "shadowing", kFS, to.metadata.name, "spec.matchingPrecedence",
+            "with matchingPrecedence " + std::to_string(to.spec.matching_precedence) +
+                " it takes requests that the suggested FlowSchema " + from.metadata.name + " (" +
+                std::to_string(from.spec.matching_precedence) + ") sends to " + from_level +
+                seats(from_seats) + ": for example " + DescribeRequest(c) + " now goes to " +
+                to_level + seats(to_seats) +
+                (IsSystemSchema(from)
+                     ? ". Narrow its subjects or rules, or raise its matchingPrecedence above " +
+                           std::to_string(from.spec.matching_precedence) + ", if that was not meant"
+                     : ". If that was not meant, narrow its subjects or rules to the clients "
+                       "it should hold"));
       }
     }
   }

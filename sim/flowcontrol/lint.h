@@ -3,15 +3,21 @@
 // 001's list and kubernetes#115409). Each warning names the object, the field and why,
 // and where the object is in the user's files. Checks:
 //   dangling         a FlowSchema names a level that does not exist (it is skipped)
-//   fence-borrowing  a user level with borrowingLimitPercent unset may borrow up to the
-//                    whole server, so it does not fence its traffic (seed 000)
+//   fence-borrowing  a user level that holds only named clients (a fence) has
+//                    borrowingLimitPercent unset, so it may borrow up to the whole server
+//                    and does not hold those clients back (seed 000)
 //   shadowing        a FlowSchema takes requests a suggested system FlowSchema would have
-//                    sent elsewhere; an example request that moves is shown
+//                    sent elsewhere, or takes a whole class of clients (a group, every
+//                    service account) from service-accounts or global-default to a level
+//                    with fewer seats (seed 001's "wrong precedence"); an example request
+//                    that moves is shown, with the seats of both levels
 //   no-distinguisher a FlowSchema with broad subjects and no distinguisher makes all their
 //                    requests one flow, sharing one queue of a queuing level
 //   broad-exempt     a FlowSchema sends broad traffic to the exempt level
-//   collisions       a level's queues and hand size are small for its number of flows: the
-//                    probability that a flow's whole hand is shared with the others
+//   collisions       a level's queues and hand size are small for its flows: the
+//                    probability that the heavy flows' hands cover a light flow's whole hand
+//   queue-length-unenforced  the level's widest requests cannot fill its seats, so
+//                    queueLengthLimit (enforced only when every seat is in use) never is
 //   seats-times-hand a level's nominal seats are fewer than its max seats per request
 //                    times its hand size, so one flow can hold all of them (#115409)
 //   autoupdate       a suggested object is overridden without autoupdate-spec "false": on a
@@ -43,7 +49,10 @@ struct LintOptions {
   // Flows assumed for a level whose FlowSchemas do not bound them (broad subjects with a
   // distinguisher): the collision check's "expected number of flows".
   int expected_flows = 10;
-  // Warn when the probability that a flow's whole hand is shared exceeds this.
+  // Heavy flows assumed for the collision check: flows that keep their queues long. A
+  // light flow suffers only when the heavy flows' hands cover its whole hand.
+  int heavy_flows = 1;
+  // Warn when the probability that a light flow's whole hand is covered exceeds this.
   double collision_threshold = 0.05;
 };
 

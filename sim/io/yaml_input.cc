@@ -656,6 +656,11 @@ void YamlMap::Finish() const {
   }
 }
 
+std::string DidYouMean(std::string_view word, const std::vector<std::string>& candidates) {
+  const std::string near = ClosestMatch(word, candidates);
+  return near.empty() ? "" : " (did you mean \"" + near + "\"?)";
+}
+
 std::string ClosestMatch(std::string_view word, const std::vector<std::string>& candidates) {
   std::string best;
   size_t best_distance = 3;

@@ -155,6 +155,9 @@ class YamlMap {
 // The closest of `candidates` to `word` when it is close enough to be a likely typo
 // (case-insensitive equal, or an edit distance of at most 2), else "".
 std::string ClosestMatch(std::string_view word, const std::vector<std::string>& candidates);
+// " (did you mean \"NAME\"?)" for the ClosestMatch of `word`, or "" when there is none:
+// the tail of every "no such name" message.
+std::string DidYouMean(std::string_view word, const std::vector<std::string>& candidates);
 
 }  // namespace sim
 

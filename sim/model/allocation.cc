@@ -9,6 +9,7 @@
 #include "apf/concurrency_allocation.h"
 #include "apf/priority_level_limits.h"
 #include "apf/seat_demand_integrator.h"
+#include "apf/shuffle_sharding.h"
 #include "sim/io/json_input.h"
 
 namespace sim {
@@ -38,7 +39,7 @@ std::int32_t ReadQueuingHandSize(const JsonField& queuing) {
     queuing["handSize"].Fail("must be between 1 and queues");
   }
   // shufflesharding.RequiredEntropyBits must not exceed MaxHashBits (60).
-  if (std::ceil(std::log2(static_cast<double>(queues)) * hand_size) > 60) {
+  if (apf::RequiredEntropyBits(queues, hand_size) > apf::kMaxHashBits) {
     queuing["handSize"].Fail("queues and handSize need more than 60 bits of hash");
   }
   if (queue_length_limit < 1) queuing["queueLengthLimit"].Fail("must be >= 1");

@@ -1,6 +1,6 @@
 // The logic of `apfsim model flowhash` and `apfsim model classify`: JSON cases in, the
 // apf/ model's answers out, so that cases recorded from the real apiserver can be
-// replayed against ours (the sim/cli files only read stdin and print).
+// replayed against ours (sim/cli/model.cc only reads stdin and prints).
 //
 // flowhash:  [{"flowSchema": str, "distinguisher": str}]  ->  [{"hash": "<uint64>"}]
 // classify:  [{"user", "groups", "verb", "apiGroup", "resource", "subresource",

@@ -13,26 +13,6 @@ namespace sim {
 namespace {
 
 // The statistics a case states, handed to the estimator as its sources would.
-class FixedObjectStats final : public apf::ObjectStatsSource {
- public:
-  explicit FixedObjectStats(apf::ObjectStatsResult result) : result_(result) {}
-  apf::ObjectStatsResult GetStats(std::string_view, std::string_view, apf::Nanos) const override {
-    return result_;
-  }
-
- private:
-  apf::ObjectStatsResult result_;
-};
-
-class FixedWatchCount final : public apf::WatchCountSource {
- public:
-  explicit FixedWatchCount(std::int64_t count) : count_(count) {}
-  std::int64_t InterestedWatchCount(const apf::RequestInfo&) const override { return count_; }
-
- private:
-  std::int64_t count_;
-};
-
 apf::RequestInfo ReadRequest(const JsonField& r) {
   r.ExpectObject({"verb", "apiGroup", "apiVersion", "resource", "subresource", "namespace", "name",
                   "query", "isResourceRequest", "path"});
@@ -95,8 +75,8 @@ nlohmann::json ReplayEstimateCases(const nlohmann::json& cases, const std::strin
     }
     const bool consistent_read_from_cache = c.BoolOr("consistentReadFromCache", true);
 
-    FixedObjectStats object_stats(stats);
-    FixedWatchCount watch_counts(watch_count);
+    apf::FixedObjectStats object_stats(stats);
+    apf::FixedWatchCount watch_counts(watch_count);
     apf::WorkEstimator estimator(
         apf::DefaultWorkEstimatorConfig(size_based, watch_list, consistent_read_from_cache),
         &object_stats, &watch_counts);

@@ -1,28 +1,16 @@
 #include "sim/model/queueset.h"
 
-#include <openssl/sha.h>
-
 #include <cmath>
 #include <set>
 #include <vector>
 
+#include "apf/flow_control.h"
+#include "apf/flow_hash.h"
 #include "apf/queue_set.h"
 #include "sim/engine/event_queue.h"
 #include "sim/io/json_input.h"
 
 namespace sim {
-
-std::uint64_t ReplayFlowHash(std::string_view flow_schema, std::string_view distinguisher) {
-  std::string bytes(flow_schema);
-  bytes.push_back('\0');
-  bytes.append(distinguisher);
-  unsigned char digest[SHA256_DIGEST_LENGTH];
-  SHA256(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size(), digest);
-  std::uint64_t hash = 0;
-  for (int i = 7; i >= 0; --i) hash = (hash << 8) | digest[i];
-  return hash;
-}
-
 namespace {
 
 // Seconds beyond this are surely a mistake, and keep every sum of times far from overflow.
@@ -97,16 +85,16 @@ class Replay : public apf::QueueSetListener {
           r.handle = start.handle;
           r.queue = start.queue_index;
           if (start.outcome == apf::QueueSet::StartOutcome::kRejectedQueueFull) {
-            Reject(r, now, "queue-full");
+            Reject(r, now, apf::RejectReason::kQueueFull);
           } else if (start.outcome == apf::QueueSet::StartOutcome::kRejectedConcurrencyLimit) {
-            Reject(r, now, "concurrency-limit");
+            Reject(r, now, apf::RejectReason::kConcurrencyLimit);
           }
           break;
         }
         case kTimeOut:
           if (r.dispatch_ns < 0 && r.rejected_reason == nullptr &&
               queue_set.TimeOut(now, r.handle)) {
-            Reject(r, now, "time-out");
+            Reject(r, now, apf::RejectReason::kTimeOut);
           }
           break;
         case kCompletion:
@@ -141,10 +129,10 @@ class Replay : public apf::QueueSetListener {
   }
 
  private:
-  static void Reject(ReplayRequest& r, apf::Nanos now, const char* reason) {
-    r.rejected_reason = reason;
+  static void Reject(ReplayRequest& r, apf::Nanos now, apf::RejectReason reason) {
+    r.rejected_reason = apf::RejectReasonName(reason);
     r.rejected_ns = now;
-    if (std::string_view(reason) == "queue-full") r.queue = -1;  // it was never enqueued
+    if (reason == apf::RejectReason::kQueueFull) r.queue = -1;  // it was never enqueued
   }
 
   std::vector<ReplayRequest> requests_;
@@ -198,7 +186,7 @@ nlohmann::json ReplayCase(const JsonField& c) {
     r.seats.additional_latency = SecondsOr(item, "additionalLatency", 0);
     if (queuing.desired_num_queues > 1) {
       r.flow_hash =
-          ReplayFlowHash(item.StringOr("flowSchema", ""), item.StringOr("distinguisher", ""));
+          apf::HashFlowID(item.StringOr("flowSchema", ""), item.StringOr("distinguisher", ""));
     }
     requests.push_back(r);
   }

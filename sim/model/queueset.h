@@ -33,18 +33,13 @@
 #ifndef SIM_MODEL_QUEUESET_H_
 #define SIM_MODEL_QUEUESET_H_
 
-#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
-#include <string_view>
 
 namespace sim {
 
 // `cases` is the parsed input; `source` names it in InputErrors ("<stdin>").
 nlohmann::json ReplayQueueSetCases(const nlohmann::json& cases, const std::string& source);
-
-// hashFlowID: the little-endian first 8 bytes of SHA-256(flowSchema, 0x00, distinguisher).
-std::uint64_t ReplayFlowHash(std::string_view flow_schema, std::string_view distinguisher);
 
 }  // namespace sim
 

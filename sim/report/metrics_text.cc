@@ -127,16 +127,18 @@ std::string MetricsText(World& world) {
   }
   header("apiserver_flowcontrol_rejected_requests_total", "counter",
          "[BETA] Number of requests rejected by API Priority and Fairness subsystem");
-  const char* reasons[] = {"queue-full", "time-out", "concurrency-limit"};
   for (const auto& [k, series] : m.series()) {
     const FlowMetrics::Series& s = *series;
     std::string inst, pl, fs;
     names(k, &inst, &pl, &fs);
     for (int i = 0; i < 3; ++i) {
       if (s.rejected[i]) {
-        out += fmt::format("apiserver_flowcontrol_rejected_requests_total{{{}}} {}\n",
-                           Labels(inst, pl, &fs, fmt::format("reason=\"{}\"", reasons[i])),
-                           s.rejected[i]);
+        out += fmt::format(
+            "apiserver_flowcontrol_rejected_requests_total{{{}}} {}\n",
+            Labels(inst, pl, &fs,
+                   fmt::format("reason=\"{}\"",
+                               apf::RejectReasonName(static_cast<apf::RejectReason>(i)))),
+            s.rejected[i]);
       }
     }
   }

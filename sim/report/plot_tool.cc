@@ -18,13 +18,20 @@ std::string ShellQuote(const std::string& s) {
   return out + "'";
 }
 
+// Where the drawing tools are, first match: $APFSIM_TOOLS; tools/ beside the binary (an
+// unpacked archive or an image's /opt/apfsim); tools/ one level up (a build directory in
+// the source tree); share/apfsim/tools of the install prefix (`cmake --install`, the
+// binary in PREFIX/bin); ./tools.
 std::string ToolsDir() {
   if (const char* env = std::getenv("APFSIM_TOOLS"); env && *env) return env;
   std::error_code ec;
   const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
   if (!ec) {
-    const fs::path beside = exe.parent_path().parent_path() / "tools";
-    if (fs::exists(beside / "find-python.sh", ec)) return beside.string();
+    const fs::path dir = exe.parent_path();
+    for (const fs::path& candidate : {dir / "tools", dir.parent_path() / "tools",
+                                      dir.parent_path() / "share" / "apfsim" / "tools"}) {
+      if (fs::exists(candidate / "find-python.sh", ec)) return candidate.string();
+    }
   }
   return "tools";
 }

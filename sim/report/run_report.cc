@@ -19,6 +19,14 @@ std::string Seconds(apf::Nanos ns) { return FormatSeconds(ns / 1000 * 1000); }
 
 double Round6(double x) { return std::round(x * 1e6) / 1e6; }
 
+// A level's rejections by reason, in the order of LevelCounters::rejected.
+nlohmann::json RejectedJson(const std::uint64_t (&rejected)[kRejectionKinds]) {
+  nlohmann::json j;
+  for (int k = 0; k < kRejectionKinds; ++k)
+    j[apf::RejectReasonName(static_cast<apf::RejectReason>(k))] = rejected[k];
+  return j;
+}
+
 nlohmann::json Percentiles(const LatencyHistogram& h) {
   return {{"p50", Round6(apf::ToSeconds(h.Quantile(0.5)))},
           {"p99", Round6(apf::ToSeconds(h.Quantile(0.99)))},
@@ -119,9 +127,7 @@ nlohmann::json RunReport::Summary() const {
           tl.max_seats() > 0 ? nlohmann::json(tl.max_seats()) : nlohmann::json(nullptr);
       lj["peakRequestSeats"] = tl.peak_request_seats();
       lj["dispatched"] = c.dispatched;
-      lj["rejected"] = {{"queue-full", c.rejected[0]},
-                        {"time-out", c.rejected[1]},
-                        {"concurrency-limit", c.rejected[2]}};
+      lj["rejected"] = RejectedJson(c.rejected);
       lj["waitSeconds"] = Percentiles(tl.total_waits());
       lj["peakExecutingSeats"] = tl.peak_executing_seats();
       replica_levels[name] = lj;
@@ -155,8 +161,7 @@ nlohmann::json RunReport::Summary() const {
         tl0.max_seats() > 0 ? nlohmann::json(tl0.max_seats()) : nlohmann::json(nullptr);
     lj["peakRequestSeats"] = peak_req;
     lj["dispatched"] = dispatched;
-    lj["rejected"] = {
-        {"queue-full", rejected[0]}, {"time-out", rejected[1]}, {"concurrency-limit", rejected[2]}};
+    lj["rejected"] = RejectedJson(rejected);
     lj["waitSeconds"] = Percentiles(waits);
     lj["peakExecutingSeats"] = peak_exec;
     levels[name] = lj;
@@ -253,8 +258,10 @@ std::string RunReport::SummaryTable(const nlohmann::json& s, bool colour) {
   std::sort(order.begin(), order.end());
   for (auto& [unused, name] : order) {
     const auto& l = s["priorityLevels"][name];
-    const std::uint64_t qf = l["rejected"]["queue-full"], to = l["rejected"]["time-out"],
-                        cl = l["rejected"]["concurrency-limit"];
+    const std::uint64_t qf = l["rejected"][apf::RejectReasonName(apf::RejectReason::kQueueFull)],
+                        to = l["rejected"][apf::RejectReasonName(apf::RejectReason::kTimeOut)],
+                        cl = l["rejected"]
+                              [apf::RejectReasonName(apf::RejectReason::kConcurrencyLimit)];
     out += fmt::format(
         "{:<24} {:>7} {:>8.1f} {:>6} {:>9} {:>10} {:>8} {:>8} {:>8.3f}s {:>8.3f}s {:>8.3f}s\n",
         name, l["nominalCL"].get<int>(), l["meanCurrentCL"].get<double>(),

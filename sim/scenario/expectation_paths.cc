@@ -6,6 +6,7 @@
 
 #include "sim/io/duration.h"
 #include "sim/io/input_error.h"
+#include "sim/io/yaml_input.h"
 
 namespace sim {
 namespace {
@@ -208,9 +209,10 @@ void CheckExpectationLevels(const Scenario& scenario, const apf::FlowControlConf
     if (std::find(levels.begin(), levels.end(), e.subject) != levels.end()) continue;
     std::string known;
     for (const std::string& name : levels) known += (known.empty() ? "" : ", ") + name;
-    throw InputError(
-        e.where, fmt::format("spec.expect[{}].path", i),
-        fmt::format("this run has no priority level \"{}\" (it has {})", e.subject, known));
+    const std::string near = ClosestMatch(e.subject, levels);
+    throw InputError(e.where, fmt::format("spec.expect[{}].path", i),
+                     fmt::format("this run has no priority level \"{}\" ({}it has {})", e.subject,
+                                 near.empty() ? "" : "did you mean \"" + near + "\"? ", known));
   }
 }
 

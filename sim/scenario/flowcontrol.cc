@@ -119,7 +119,16 @@ void ApplyObjectOverrides(const std::vector<Scenario::ObjectOverride>& overrides
           }
         }
       }
-      if (!target) Fail(o, "no PriorityLevelConfiguration named \"" + o.name + "\"");
+      if (!target) {
+        std::vector<std::string> names;
+        for (const auto& pl : manifests->priority_levels) names.push_back(pl.object.metadata.name);
+        for (const auto* list :
+             {&defaults.mandatory_priority_levels, &defaults.suggested_priority_levels}) {
+          for (const auto& pl : *list) names.push_back(pl.metadata.name);
+        }
+        Fail(o,
+             "no PriorityLevelConfiguration named \"" + o.name + "\"" + DidYouMean(o.name, names));
+      }
       ApplyToPriorityLevel(o, target->object);
     } else {
       LoadedFlowSchema* target = nullptr;
@@ -137,7 +146,15 @@ void ApplyObjectOverrides(const std::vector<Scenario::ObjectOverride>& overrides
           }
         }
       }
-      if (!target) Fail(o, "no FlowSchema named \"" + o.name + "\"");
+      if (!target) {
+        std::vector<std::string> names;
+        for (const auto& fs : manifests->flow_schemas) names.push_back(fs.object.metadata.name);
+        for (const auto* list :
+             {&defaults.mandatory_flow_schemas, &defaults.suggested_flow_schemas}) {
+          for (const auto& fs : *list) names.push_back(fs.metadata.name);
+        }
+        Fail(o, "no FlowSchema named \"" + o.name + "\"" + DidYouMean(o.name, names));
+      }
       ApplyToFlowSchema(o, target->object);
     }
   }

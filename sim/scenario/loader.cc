@@ -56,6 +56,73 @@ YAML::Node WithoutMarks(const YAML::Node& node) {
   return copy;
 }
 
+// A --set path below flowControl.priorityLevels or flowControl.flowSchemas: the object's
+// name, then a field by its short name ("handSize") or by its path in the manifest
+// ("spec.limited.limitResponse.queuing.handSize"). Names may hold dots, so the field is
+// matched at the end, longest first.
+struct ObjectFieldPath {
+  std::string object;
+  std::string short_name;  // "" when no known field ends the path
+};
+
+struct ObjectField {
+  const char* short_name;
+  const char* manifest_path;  // below spec
+};
+
+constexpr ObjectField kPriorityLevelFields[] = {
+    {"nominalConcurrencyShares", "limited.nominalConcurrencyShares"},
+    {"nominalConcurrencyShares", "exempt.nominalConcurrencyShares"},
+    {"lendablePercent", "limited.lendablePercent"},
+    {"lendablePercent", "exempt.lendablePercent"},
+    {"borrowingLimitPercent", "limited.borrowingLimitPercent"},
+    {"queues", "limited.limitResponse.queuing.queues"},
+    {"handSize", "limited.limitResponse.queuing.handSize"},
+    {"queueLengthLimit", "limited.limitResponse.queuing.queueLengthLimit"},
+};
+
+constexpr ObjectField kFlowSchemaFields[] = {
+    {"matchingPrecedence", "matchingPrecedence"},
+    {"priorityLevelConfiguration", "priorityLevelConfiguration.name"},
+    {"priorityLevel", "priorityLevelConfiguration.name"},
+    {"distinguisherMethod", "distinguisherMethod.type"},
+};
+
+template <size_t N>
+ObjectFieldPath MatchObjectField(const ObjectField (&fields)[N], const std::string& rest) {
+  ObjectFieldPath best;
+  size_t best_length = 0;
+  auto consider = [&](const std::string& form, const char* short_name) {
+    if (rest.size() > form.size() + 1 &&
+        rest.compare(rest.size() - form.size(), form.size(), form) == 0 &&
+        rest[rest.size() - form.size() - 1] == '.' && form.size() > best_length) {
+      best = {rest.substr(0, rest.size() - form.size() - 1), short_name};
+      best_length = form.size();
+    }
+  };
+  for (const ObjectField& f : fields) {
+    const std::string manifest = f.manifest_path;
+    consider(f.short_name, f.short_name);
+    consider(manifest, f.short_name);
+    consider("spec." + manifest, f.short_name);
+    // Below `limited` too, as a reader of the manifest's limitResponse block writes it.
+    if (manifest.rfind("limited.", 0) == 0) consider(manifest.substr(8), f.short_name);
+  }
+  return best;
+}
+
+ObjectFieldPath SplitObjectFieldPath(const std::string& kind, const std::string& rest) {
+  return kind == "priorityLevels" ? MatchObjectField(kPriorityLevelFields, rest)
+                                  : MatchObjectField(kFlowSchemaFields, rest);
+}
+
+std::string ObjectFieldNames(const std::string& kind) {
+  return kind == "priorityLevels"
+             ? "nominalConcurrencyShares, lendablePercent, borrowingLimitPercent, queues, "
+               "handSize, queueLengthLimit"
+             : "matchingPrecedence, priorityLevelConfiguration, distinguisherMethod";
+}
+
 void ApplyOverride(YAML::Node spec, const std::string& text, Scenario* scenario) {
   const size_t eq = text.find('=');
   if (eq == std::string::npos || eq == 0) FailOverride(text, "expected PATH=VALUE");
@@ -65,9 +132,23 @@ void ApplyOverride(YAML::Node spec, const std::string& text, Scenario* scenario)
   for (const std::string& p : parts) {
     if (p.empty()) FailOverride(text, "empty path segment");
   }
-  if (parts.size() == 4 && parts[0] == "flowControl" &&
+  if (parts.size() >= 4 && parts[0] == "flowControl" &&
       (parts[1] == "priorityLevels" || parts[1] == "flowSchemas")) {
-    scenario->flow_control_overrides.push_back({parts[1], parts[2], parts[3], value});
+    const std::string prefix = "flowControl." + parts[1] + ".";
+    const ObjectFieldPath field = SplitObjectFieldPath(parts[1], path.substr(prefix.size()));
+    // An object name never holds a manifest path: "NAME.spec.limited.queues" is a field
+    // path that is not one of the known ones, not a level named "NAME.spec.limited".
+    const bool path_in_name =
+        field.object.find(".spec.") != std::string::npos || field.object.ends_with(".spec");
+    if (field.short_name.empty() || path_in_name) {
+      FailOverride(text,
+                   "expected " + prefix + "NAME.FIELD where FIELD is one of " +
+                       ObjectFieldNames(parts[1]) + " (or its path in the manifest, such as " +
+                       (parts[1] == "priorityLevels" ? "spec.limited.limitResponse.queuing.handSize"
+                                                     : "spec.distinguisherMethod.type") +
+                       ")");
+    }
+    scenario->flow_control_overrides.push_back({parts[1], field.object, field.short_name, value});
     return;
   }
   YAML::Node node = spec;
@@ -89,9 +170,16 @@ void ApplyOverride(YAML::Node spec, const std::string& text, Scenario* scenario)
           ok = true;
         }
       }
-      if (!ok)
+      if (!ok) {
+        std::vector<std::string> names;
+        for (size_t k = 0; k < node.size(); ++k) {
+          if (node[k].IsMap() && node[k]["name"] && node[k]["name"].IsScalar()) {
+            names.push_back(node[k]["name"].Scalar());
+          }
+        }
         FailOverride(text, "no item named or numbered \"" + key + "\" in spec." +
-                               path.substr(0, path.find(key) - 1));
+                               path.substr(0, path.find(key) - 1) + DidYouMean(key, names));
+      }
       node.reset(found);
     } else if (node.IsMap() || node.IsNull()) {
       YAML::Node child = node[key];
@@ -625,7 +713,11 @@ Expectation ReadExpectation(const YamlValue& v, const Scenario& s) {
   if (e.section == "clients") {
     bool known = false;
     for (const ClientSpec& c : s.clients) known = known || c.name == e.subject;
-    if (!known) path.Fail("no client \"" + e.subject + "\" in spec.clients");
+    if (!known) {
+      std::vector<std::string> names;
+      for (const ClientSpec& c : s.clients) names.push_back(c.name);
+      path.Fail("no client \"" + e.subject + "\" in spec.clients" + DidYouMean(e.subject, names));
+    }
   }
   if (e.section == "gateway" && !s.gateway.enabled) path.Fail("this scenario has no spec.gateway");
   int ops = 0;

@@ -9,11 +9,8 @@
 
 #include "sim/io/input_error.h"
 #include "sim/io/output_file.h"
-#include "sim/report/expectations.h"
-#include "sim/scenario/flowcontrol.h"
-#include "sim/scenario/loader.h"
-#include "sim/scenario/overlay.h"
 #include "sim/workflows/run.h"
+#include "sim/workflows/run_inputs.h"
 
 namespace sim {
 namespace {
@@ -186,21 +183,6 @@ std::string Section(const std::string& title, const nlohmann::json& group,
   return out;
 }
 
-// Loads what RunScenario will load for `run` (its overlays, the scenario with its --set
-// values, the flow-control objects) and throws what it would throw, so that a bad overlay
-// or --after-set fails before the before run has written anything.
-void LoadRunInputs(const RunRequest& run) {
-  std::vector<std::string> overrides = run.overrides;
-  FlowControlManifests overlay_manifests;
-  for (const std::string& file : run.overlay_files) {
-    Overlay overlay = LoadOverlay(file);
-    overrides.insert(overrides.end(), overlay.sets.begin(), overlay.sets.end());
-    overlay_manifests.Append(std::move(overlay.manifests));
-  }
-  const Scenario scenario = LoadScenario(run.scenario_file, overrides);
-  CheckExpectationLevels(scenario, BuildScenarioFlowControl(scenario, &overlay_manifests).config);
-}
-
 }  // namespace
 
 nlohmann::json CompareSummaries(const nlohmann::json& before, const nlohmann::json& after) {
@@ -265,21 +247,27 @@ CompareOutcome RunCompare(const CompareRequest& request) {
                      "nothing to compare: give --with OTHER.yaml, --overlay FIX.yaml or "
                      "--after-set / --before-set PATH=VALUE");
   }
-  // The after run takes the before run's seed so that both see the same traffic.
-  std::vector<std::string> before_overrides = request.overrides;
-  before_overrides.insert(before_overrides.end(), request.before_overrides.begin(),
+  // Both runs are resolved before either runs, so that a bad overlay or --after-set fails
+  // before the before run has written anything. The after run takes the before run's
+  // seed so that both see the same traffic.
+  RunRequest before;
+  before.scenario_file = request.scenario_file;
+  before.overrides = request.overrides;
+  before.overrides.insert(before.overrides.end(), request.before_overrides.begin(),
                           request.before_overrides.end());
-  const std::uint64_t seed =
-      request.seed ? *request.seed : LoadScenario(request.scenario_file, before_overrides).seed;
-
-  RunRequest after_inputs;
-  after_inputs.scenario_file =
-      request.with_file.empty() ? request.scenario_file : request.with_file;
-  after_inputs.overlay_files = request.overlay_files;
-  after_inputs.overrides = request.overrides;
-  after_inputs.overrides.insert(after_inputs.overrides.end(), request.after_overrides.begin(),
-                                request.after_overrides.end());
-  LoadRunInputs(after_inputs);
+  before.seed = request.seed;
+  before.interval = request.interval;
+  before.quiet = true;
+  before.budget = request.budget;
+  const ResolvedRun resolved_before = ResolveRunInputs(before);
+  RunRequest after = before;
+  after.scenario_file = request.with_file.empty() ? request.scenario_file : request.with_file;
+  after.overlay_files = request.overlay_files;
+  after.overrides = request.overrides;
+  after.overrides.insert(after.overrides.end(), request.after_overrides.begin(),
+                         request.after_overrides.end());
+  after.seed = resolved_before.scenario.seed;
+  const ResolvedRun resolved_after = ResolveRunInputs(after);
 
   CompareOutcome outcome;
   std::string dir = request.out_dir;
@@ -302,23 +290,10 @@ CompareOutcome RunCompare(const CompareRequest& request) {
     }
   } remove_temporary{request.out_dir.empty() ? dir : ""};
 
-  RunRequest before;
-  before.scenario_file = request.scenario_file;
-  before.overrides = request.overrides;
-  before.seed = seed;
   before.out_dir = dir + "/before";
-  before.quiet = true;
-  before.budget = request.budget;
-  RunRequest after = before;
-  before.overrides = before_overrides;
   after.out_dir = dir + "/after";
-  if (!request.with_file.empty()) after.scenario_file = request.with_file;
-  after.overlay_files = request.overlay_files;
-  after.overrides.insert(after.overrides.end(), request.after_overrides.begin(),
-                         request.after_overrides.end());
-
-  const RunOutcome b = RunScenario(before);
-  const RunOutcome a = RunScenario(after);
+  const RunOutcome b = RunScenario(resolved_before, before);
+  const RunOutcome a = RunScenario(resolved_after, after);
   outcome.comparison = CompareSummaries(b.summary, a.summary);
   auto describe = [](const RunRequest& r) {
     return nlohmann::json{{"file", r.scenario_file},

@@ -25,6 +25,7 @@ struct CompareRequest {
   std::vector<std::string> before_overrides;  // --before-set: the before run only
   std::vector<std::string> after_overrides;   // --after-set: the after run only
   std::optional<std::uint64_t> seed;          // default: the before scenario's
+  std::optional<std::string> interval;        // --interval: both runs' report interval
   std::string out_dir;  // "": the runs go to a temporary folder, removed at the end
   RunBudget budget;     // for each of the two runs
 };

@@ -8,11 +8,9 @@
 #include <cstdio>
 
 #include "sim/io/duration.h"
+#include "sim/io/input_error.h"
 #include "sim/report/expectations.h"
 #include "sim/report/run_report.h"
-#include "sim/scenario/flowcontrol.h"
-#include "sim/scenario/loader.h"
-#include "sim/scenario/overlay.h"
 #include "sim/workflows/interrupt.h"
 #include "sim/world/world.h"
 
@@ -63,26 +61,12 @@ std::string HowFar(const Scenario& scenario, const World& world, double wall_sec
 }  // namespace
 
 RunOutcome RunScenario(const RunRequest& request) {
-  std::vector<std::string> overrides = request.overrides;
-  FlowControlManifests overlay_manifests;
-  for (const std::string& file : request.overlay_files) {
-    Overlay overlay = LoadOverlay(file);
-    overrides.insert(overrides.end(), overlay.sets.begin(), overlay.sets.end());
-    overlay_manifests.Append(std::move(overlay.manifests));
-  }
-  Scenario scenario = LoadScenario(request.scenario_file, overrides);
-  if (request.seed) scenario.seed = *request.seed;
-  if (request.interval) {
-    std::string why;
-    auto interval = ParseDuration(*request.interval, &why);
-    if (!interval || *interval < apf::kMillisecond) {
-      throw InputError({"--interval", 0, 0}, "", interval ? "must be at least 1ms" : why);
-    }
-    scenario.interval = *interval;
-  }
-  const FlowControlSetup flow_control = BuildScenarioFlowControl(scenario, &overlay_manifests);
-  CheckExpectationLevels(scenario, flow_control.config);
+  return RunScenario(ResolveRunInputs(request), request);
+}
 
+RunOutcome RunScenario(const ResolvedRun& resolved, const RunRequest& request) {
+  const Scenario& scenario = resolved.scenario;
+  const FlowControlSetup& flow_control = resolved.flow_control;
   RunOutcome outcome;
   outcome.out_dir = request.out_dir.empty() ? "out/" + scenario.name : request.out_dir;
   RunReport report(scenario, outcome.out_dir, request.write_timelines);

@@ -1,32 +1,25 @@
 // One run of a scenario from file to outputs, shared by `apfsim run`, `compare`, `sweep`
-// and `check`: load and override the scenario, build its flow-control configuration, run
-// the world, and write the report.
+// and `check`: resolve its inputs (sim/workflows/run_inputs.h: the scenario with its
+// overrides, its flow-control configuration), run the world, and write the report.
 #ifndef SIM_WORKFLOWS_RUN_H_
 #define SIM_WORKFLOWS_RUN_H_
 
-#include <cstdint>
 #include <nlohmann/json.hpp>
-#include <optional>
 #include <string>
 #include <vector>
 
 #include "sim/report/expectations.h"
 #include "sim/scenario/run_budget.h"
+#include "sim/workflows/run_inputs.h"
 
 namespace sim {
 
-struct RunRequest {
-  std::string scenario_file;
-  std::vector<std::string> overrides;  // --set PATH=VALUE
-  std::optional<std::uint64_t> seed;
-  std::optional<std::string> interval;
+// The run's inputs (sim/workflows/run_inputs.h) and where and how it writes its outputs.
+struct RunRequest : RunInputs {
   std::string out_dir;  // "" : out/<scenario name>
   std::string trace;
   bool quiet = false;
   bool progress = false;  // show progress on stderr
-  // Overlay files (sim/scenario/overlay.h) applied on top of the scenario, in order: their `set`
-  // values after `overrides`, their flow-control manifests after the scenario's own.
-  std::vector<std::string> overlay_files;
   // False writes only summary.json and metrics.prom, not timeline.csv and clients.csv
   // (a sweep's many runs need only their summaries).
   bool write_timelines = true;
@@ -45,7 +38,11 @@ struct RunOutcome {
   std::vector<ExpectationResult> expectations;
 };
 
+// Resolves the request's inputs (ResolveRunInputs) and runs them.
 RunOutcome RunScenario(const RunRequest& request);
+// Runs inputs already resolved from `request` (its RunInputs are not read again), for a
+// command that resolves them first to fail before anything runs.
+RunOutcome RunScenario(const ResolvedRun& resolved, const RunRequest& request);
 
 }  // namespace sim
 

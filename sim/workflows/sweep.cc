@@ -15,10 +15,9 @@
 
 #include "sim/io/input_error.h"
 #include "sim/io/output_file.h"
-#include "sim/scenario/flowcontrol.h"
-#include "sim/scenario/loader.h"
 #include "sim/workflows/interrupt.h"
 #include "sim/workflows/run.h"
+#include "sim/workflows/run_inputs.h"
 
 namespace sim {
 namespace {
@@ -277,20 +276,21 @@ SweepOutcome RunSweep(const SweepRequest& request) {
   for (std::size_t i = 0; i < grid.size(); ++i) {
     if (shard.Has(i)) indices.push_back(i);
   }
-  auto overrides_of = [&](std::size_t i) {
-    std::vector<std::string> overrides = request.overrides;
+  auto inputs_of = [&](std::size_t i) {
+    RunInputs inputs;
+    inputs.scenario_file = request.scenario_file;
+    inputs.overrides = request.overrides;
     for (std::size_t a = 0; a < request.axes.size(); ++a) {
-      overrides.push_back(request.axes[a].path + "=" + grid[i][a]);
+      inputs.overrides.push_back(request.axes[a].path + "=" + grid[i][a]);
     }
-    return overrides;
+    inputs.seed = request.seed;
+    return inputs;
   };
   // Every point of the whole grid is checked, not only this shard's: a bad value fails
   // every shard alike, before any of them spends time running.
   std::string scenario_name;
   for (std::size_t i = 0; i < grid.size(); ++i) {
-    const Scenario scenario = LoadScenario(request.scenario_file, overrides_of(i));
-    BuildScenarioFlowControl(scenario);
-    scenario_name = scenario.name;
+    scenario_name = ResolveRunInputs(inputs_of(i)).scenario.name;
   }
 
   SweepOutcome outcome;
@@ -308,9 +308,7 @@ SweepOutcome RunSweep(const SweepRequest& request) {
       if (PendingInterrupt() != 0) break;  // the runs not started yet are skipped
       try {
         RunRequest run;
-        run.scenario_file = request.scenario_file;
-        run.overrides = overrides_of(indices[k]);
-        run.seed = request.seed;
+        static_cast<RunInputs&>(run) = inputs_of(indices[k]);
         run.out_dir = fmt::format("{}/runs/{}", outcome.out_dir, indices[k]);
         run.quiet = true;
         run.write_timelines = request.timelines;

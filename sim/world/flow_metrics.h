@@ -32,9 +32,10 @@ class FlowMetrics {
   };
   struct Series {
     std::uint64_t dispatched = 0;
-    std::uint64_t rejected[3] = {0, 0, 0};  // queue-full, time-out, concurrency-limit
-    WaitHistogram wait_executed;            // execute="true" (time-outs included, a quirk)
-    WaitHistogram wait_rejected;            // execute="false": rejected on arrival
+    // By the counted apf::RejectReason (sim/world/level_timeline.h kRejectionKinds).
+    std::uint64_t rejected[3] = {0, 0, 0};
+    WaitHistogram wait_executed;  // execute="true" (time-outs included, a quirk)
+    WaitHistogram wait_rejected;  // execute="false": rejected on arrival
   };
   using Key = std::tuple<int, int, int>;  // replica, level, flow schema (-1: none)
 

@@ -17,18 +17,6 @@ double GaugeIntegral::CloseInterval(apf::Nanos start, apf::Nanos end) {
   return mean;
 }
 
-const char* RejectionName(Rejection r) {
-  switch (r) {
-    case Rejection::kQueueFull:
-      return "queue-full";
-    case Rejection::kTimeOut:
-      return "time-out";
-    case Rejection::kConcurrencyLimit:
-      return "concurrency-limit";
-  }
-  return "?";
-}
-
 void LevelTimeline::SetState(apf::Nanos now, int executing_requests, int executing_seats,
                              int waiting_requests, int waiting_seats) {
   executing_requests_.Set(now, executing_requests);
@@ -52,7 +40,7 @@ void LevelTimeline::OnDispatched(apf::Nanos wait, int seats) {
   peak_request_seats_ = std::max(peak_request_seats_, seats);
 }
 
-void LevelTimeline::OnRejected(Rejection reason) {
+void LevelTimeline::OnRejected(apf::RejectReason reason) {
   ++interval_.rejected[static_cast<int>(reason)];
   ++totals_.rejected[static_cast<int>(reason)];
 }

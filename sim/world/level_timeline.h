@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 
+#include "apf/flow_control.h"
 #include "apf/virtual_time.h"
 #include "sim/world/latency_histogram.h"
 
@@ -27,9 +28,16 @@ class GaugeIntegral {
   double integral_ = 0;  // value x ns since the interval began
 };
 
-enum class Rejection { kQueueFull = 0, kTimeOut = 1, kConcurrencyLimit = 2 };
+// A level counts its rejections by apf::RejectReason's first three reasons, in that order
+// (apf::RejectReasonName spells them); MaxInFlight's refusals count as concurrency-limit,
+// the reason its metric gives them.
 inline constexpr int kRejectionKinds = 3;
-const char* RejectionName(Rejection r);  // "queue-full", "time-out", "concurrency-limit"
+inline apf::RejectReason CountedRejectReason(apf::RejectReason reason) {
+  return reason == apf::RejectReason::kMaxInFlight ? apf::RejectReason::kConcurrencyLimit : reason;
+}
+static_assert(static_cast<int>(apf::RejectReason::kQueueFull) == 0 &&
+              static_cast<int>(apf::RejectReason::kTimeOut) == 1 &&
+              static_cast<int>(apf::RejectReason::kConcurrencyLimit) == 2);
 
 struct LevelCounters {
   std::uint64_t dispatched = 0;
@@ -56,7 +64,7 @@ class LevelTimeline {
   void SetMaxSeats(int max_seats) { max_seats_ = max_seats; }
   // A request was dispatched after waiting `wait` and charged `seats` (its max seats).
   void OnDispatched(apf::Nanos wait, int seats);
-  void OnRejected(Rejection reason);
+  void OnRejected(apf::RejectReason reason);  // a counted reason (CountedRejectReason)
 
   LevelRow CloseInterval(apf::Nanos start, apf::Nanos end);
 

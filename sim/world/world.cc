@@ -2,18 +2,13 @@
 
 #include <algorithm>
 #include <cassert>
-#include <charconv>
 #include <cmath>
 #include <memory>
-#include <nlohmann/json.hpp>
 
-#include "apf/event_rate_limit.h"
 #include "apf/long_running.h"
-#include "apf/shuffle_sharding.h"
 #include "apf/work_estimator.h"
 #include "sim/io/duration.h"
-#include "sim/scenario/audit_log.h"
-#include "sim/scenario/trace_replay.h"
+#include "sim/world/world_state.h"
 
 namespace sim {
 
@@ -33,143 +28,6 @@ namespace sim {
 //   kObjectPoll      arg32: replica       (the object-count tracker's periodic refresh)
 // A ref is (generation << 32 | slot); a stale ref (its slot reused) is ignored.
 
-struct World::CompiledRequest {
-  int id = -1;  // index in requests_; -1 for a replayed row's request
-  const RequestTemplate* tmpl = nullptr;
-  // The name or a fixed namespace holds "{process}": it is written for every call.
-  bool name_per_process = false;
-  bool namespace_per_process = false;
-  int resource = -1;  // index into scenario_.resources, -1 when none matches
-  apf::RequestInfo info;
-  ClientCallOptions call_options;
-  bool is_watch = false;
-  bool is_list = false;  // the verb, read per request, compared once here
-  bool is_create = false;
-  bool long_running = false;
-  std::optional<apf::Nanos> query_timeout;  // an explicit ?timeout= in the template
-  // The service-time rule of every call of this request (the verb, resource and
-  // subresource are the template's), by whether a LIST is served from the cache.
-  int service_rule[2] = {-1, -1};
-};
-
-// A replayed row's request: its template and compiled form live together in a pool slot
-// that is reused when the call finishes.
-struct World::ReplayRequest {
-  RequestTemplate tmpl;
-  CompiledRequest compiled;
-};
-
-class World::DispatchListener : public apf::FlowControlListener {
- public:
-  DispatchListener(World* world, int replica) : world_(world), replica_(replica) {}
-  void OnDispatched(apf::Nanos now, std::uint64_t id) override;
-
- private:
-  World* world_;
-  int replica_;
-};
-
-struct World::Replica {
-  int index = 0;
-  std::unique_ptr<DispatchListener> listener;
-  apf::ObjectCountTracker objects;
-  std::unique_ptr<apf::FlowControl> flow_control;
-  std::unique_ptr<Backend> backend;
-  EventHandle backend_event;
-  std::vector<LevelTimeline> timelines;
-  Random service_rng{0};
-  std::int64_t in_flight = 0;
-  std::unique_ptr<apf::EventRateLimit> event_rate_limit;
-};
-
-struct World::Client {
-  const ClientSpec* spec = nullptr;
-  int first_process = 0;
-  ClientTimeline timeline;
-  std::vector<std::pair<std::string, std::uint64_t>> errors;
-};
-
-struct World::Process {
-  int client = 0;
-  int index = 0;  // within its client
-  apf::UserInfo user;
-  // The policy rules whose subjects name the user (every replica has the same configuration).
-  apf::SubjectMask subjects;
-  std::unique_ptr<TokenBucket> bucket;  // null: no client-side limiter
-  int replica = 0;                      // its connection, for sticky balancing
-  // Behind the gateway: the session's request-rate bucket and requests in flight.
-  std::unique_ptr<TokenBucket> session_bucket;
-  int session_in_flight = 0;
-};
-
-struct World::Generator {
-  int process = 0;
-  const TrafficSpec* spec = nullptr;
-  std::vector<const CompiledRequest*> calls;
-  Random rng{0};
-  std::int64_t period = 0;  // sweep: the current period
-  std::int64_t item = 0;    // sweep: the next call in the period; closedLoop: the next call
-  std::int64_t per_period = 0;
-  bool listing = true;  // informer: listing (else watching)
-  int failures = 0;     // informer and watch: consecutive failures, for the backoff
-  // trace and spec.auditLog: the recording and its next row. A trace's rows go round-robin
-  // to its client's processes; an audit log's rows to the first process of the row's client.
-  std::unique_ptr<ReplaySource> replay;
-  ReplayRow pending;
-  int replay_client = -1;  // the trace's client; -1 for an audit log
-};
-
-struct World::Call {
-  std::uint32_t generation = 0;
-  bool live = false;
-  int process = 0;
-  int generator = -1;
-  const CompiledRequest* request = nullptr;
-  apf::RequestInfo info;
-  std::optional<ClientCall> client;
-  apf::Nanos issued = 0;
-  int attempt = -1;  // the attempt in flight
-  EventHandle wake, abort;
-  int replay_request = -1;   // its slot in replay_requests_, -1 when not replayed
-  std::uint64_t serial = 0;  // the call's number in the run, for traces
-};
-
-struct World::Attempt {
-  std::uint32_t generation = 0;
-  bool live = false;
-  int call = -1;
-  std::uint32_t call_generation = 0;
-  int generator = -1;
-  int replica = 0;
-  apf::FlowHandle handle;
-  int flow_schema = -1;
-  std::uint64_t flow_hash = 0;
-  int seats = 0;
-  apf::Nanos arrived = 0;
-  EventHandle timeout;
-  bool answered = false;  // the client has its answer, or gave up
-  bool executing = false;
-  bool pending_release = false;  // seats held through the additional latency
-  bool watch_open = false;
-  bool event_rejected = false;  // refused by EventRateLimit at admission
-  bool via_gateway = false;     // counted in the gateway's bounds until answered
-  apf::WatchTracker::Registration registration;
-  // What --trace writes about the attempt (kept only when `traced`).
-  bool traced = false;
-  int try_number = 0;  // 1 for a call's first attempt, 2 for its first retry, ...
-  int process = 0;
-  std::uint64_t call_serial = 0;
-  // The request as sent: the call may end (and its slot be reused) before the attempt's
-  // seats are free. Copied only for traced attempts.
-  std::unique_ptr<apf::RequestInfo> trace_info;
-  int queue = -1;
-  apf::WorkEstimate estimate;
-  apf::Nanos dispatched = -1, finished = -1, answered_at = -1;
-  int status = 0, retry_after = 0;
-  const char* outcome = "";
-  const char* reason = "";
-};
-
 void World::DispatchListener::OnDispatched(apf::Nanos now, std::uint64_t id) {
   const std::uint32_t slot = static_cast<std::uint32_t>(id);
   Attempt& a = world_->attempts_[slot];
@@ -183,348 +41,23 @@ void World::DispatchListener::OnDispatched(apf::Nanos now, std::uint64_t id) {
   world_->StartExecution(now, static_cast<int>(slot));
   world_->NoteLevel(now, replica_, a.handle.level);
 }
-namespace {
-
-HttpMethod MethodOf(const std::string& verb) {
-  if (verb == "create" || verb == "post") return HttpMethod::kPost;
-  if (verb == "update" || verb == "put") return HttpMethod::kPut;
-  if (verb == "patch") return HttpMethod::kPatch;
-  if (verb == "delete" || verb == "deletecollection") return HttpMethod::kDelete;
-  return HttpMethod::kGet;
-}
-
-constexpr std::string_view kProcessKey = "{process}";
-
-// `text` with every "{process}" replaced by the process number, written into `out` (whose
-// capacity is reused: no allocation once a call slot has held the name).
-void SubstituteInto(std::string_view text, int process, std::string* out) {
-  char digits[16];
-  const auto [end, ec] = std::to_chars(digits, digits + sizeof digits, process);
-  (void)ec;
-  const std::string_view number(digits, static_cast<size_t>(end - digits));
-  out->clear();
-  for (size_t at = text.find(kProcessKey); at != std::string_view::npos;
-       at = text.find(kProcessKey)) {
-    out->append(text.substr(0, at)).append(number);
-    text.remove_prefix(at + kProcessKey.size());
-  }
-  out->append(text);
-}
-
-std::string Substitute(const std::string& text, int process) {
-  std::string out;
-  SubstituteInto(text, process, &out);
-  return out;
-}
-
-World::LoadBalancing LoadBalancingOf(const std::string& mode) {
-  // The loader accepts only these names; sticky is the default.
-  if (mode == "round-robin") return World::LoadBalancing::kRoundRobin;
-  if (mode == "random") return World::LoadBalancing::kRandom;
-  if (mode == "least-requests") return World::LoadBalancing::kLeastRequests;
-  return World::LoadBalancing::kSticky;
-}
-
-constexpr std::string_view kTooManyRequests = "Too many requests, please try again later.";
-constexpr std::string_view kGatewayTimeoutBody =
-    "The server was unable to return a response in the time allotted, but may still be "
-    "processing the request";
-
-}  // namespace
-
-World::World(const Scenario& scenario, const apf::FlowControlConfig* flow_control,
-             const WorldOptions& options, WorldObserver* observer)
-    : scenario_(scenario),
-      config_(flow_control),
-      options_(options),
-      observer_(observer),
-      engine_(this),
-      service_time_(scenario.apiservers.service_time),
-      lb_random_(scenario.seed, "load-balancer"),
-      load_balancing_(LoadBalancingOf(scenario.apiservers.load_balancing)) {
-  const auto gate = scenario.apiservers.feature_gates.find("WatchList");
-  watch_list_gate_ = gate == scenario.apiservers.feature_gates.end() ? true : gate->second;
-  Build();
-}
-
-World::~World() = default;
-
-apf::FlowControl& World::flow_control(int replica) { return *replicas_[replica]->flow_control; }
-const LevelTimeline& World::level_timeline(int replica, int level) const {
-  return replicas_[replica]->timelines[level];
-}
-LevelTimeline& World::mutable_level_timeline(int replica, int level) {
-  return replicas_[replica]->timelines[level];
-}
-int World::client_count() const { return static_cast<int>(clients_.size()); }
-const ClientSpec& World::client_spec(int client) const { return *clients_[client].spec; }
-const ClientTimeline& World::client_timeline(int client) const { return clients_[client].timeline; }
-const std::vector<std::pair<std::string, std::uint64_t>>& World::client_errors(int client) const {
-  return clients_[client].errors;
-}
-
-void World::Build() {
-  const ApiserverSpec& api = scenario_.apiservers;
-  apf::FlowControlOptions fc;
-  fc.max_requests_inflight = api.max_requests_inflight;
-  fc.max_mutating_requests_inflight = api.max_mutating_requests_inflight;
-  fc.enable_priority_and_fairness = api.enable_priority_and_fairness;
-  fc.request_timeout = api.request_timeout;
-  auto gate = [&](const char* name, bool fallback) {
-    auto it = api.feature_gates.find(name);
-    return it == api.feature_gates.end() ? fallback : it->second;
-  };
-  fc.estimator =
-      apf::DefaultWorkEstimatorConfig(gate("SizeBasedListCostEstimate", true),
-                                      gate("WatchList", true), api.consistent_list_from_cache);
-  for (int r = 0; r < api.replicas; ++r) {
-    auto replica = std::make_unique<Replica>();
-    replica->index = r;
-    replica->listener = std::make_unique<DispatchListener>(this, r);
-    replica->service_rng = Random(scenario_.seed, "apiserver-" + std::to_string(r) + "/service");
-    replicas_.push_back(std::move(replica));
-    PollObjectCounts(0, r);
-    Replica& rep = *replicas_.back();
-    rep.flow_control =
-        std::make_unique<apf::FlowControl>(0, fc, config_, &rep.objects, rep.listener.get());
-    rep.timelines.resize(rep.flow_control->level_count());
-    for (int l = 0; l < rep.flow_control->level_count(); ++l) {
-      const apf::LevelState s = rep.flow_control->level(l);
-      rep.timelines[l].SetLimits(s.current_cl, s.nominal_cl);
-      rep.timelines[l].SetMaxSeats(s.max_seats);
-    }
-    if (api.backend_cores > 0) rep.backend = std::make_unique<Backend>(api.backend_cores);
-    if (!api.event_rate_limits.empty()) {
-      apf::EventRateLimitConfig erl;
-      for (const EventRateLimitSpec& l : api.event_rate_limits) {
-        apf::EventRateLimitConfig::Limit limit;
-        limit.type = l.type == "Server"      ? apf::EventLimitType::kServer
-                     : l.type == "Namespace" ? apf::EventLimitType::kNamespace
-                     : l.type == "User"      ? apf::EventLimitType::kUser
-                                             : apf::EventLimitType::kSourceAndObject;
-        limit.qps = static_cast<std::int32_t>(l.qps);
-        limit.burst = static_cast<std::int32_t>(l.burst);
-        limit.cache_size = static_cast<std::int32_t>(l.cache_size);
-        erl.limits.push_back(limit);
-      }
-      rep.event_rate_limit = std::make_unique<apf::EventRateLimit>(erl);
-    }
-    if (api.enable_priority_and_fairness)
-      engine_.At(0, Event{kAdjust, static_cast<std::uint32_t>(r), 0});
-    engine_.At(apf::ObjectCountTracker::kDefaultCountPollPeriod,
-               Event{kObjectPoll, static_cast<std::uint32_t>(r), 0});
-  }
-  int levels = 0;
-  for (const auto& rep : replicas_) levels = std::max(levels, rep->flow_control->level_count());
-  metrics_.Shape(api.replicas, levels,
-                 config_ ? static_cast<int>(config_->flow_schemas.size()) : 0);
-  BuildClients();
-  if (!options_.trace.empty()) {
-    for (size_t c = 0; c < clients_.size(); ++c) {
-      if (clients_[c].spec->name == options_.trace) trace_client_ = static_cast<int>(c);
-    }
-    const apf::FlowControl& fc0 = *replicas_[0]->flow_control;
-    for (int l = 0; trace_client_ < 0 && l < fc0.level_count(); ++l) {
-      if (*fc0.level(l).name == options_.trace) trace_level_ = l;
-    }
-    if (trace_client_ < 0 && trace_level_ < 0) {
-      throw InputError({"--trace", 0, 0}, "",
-                       "no client or priority level is named \"" + options_.trace + "\"");
-    }
-  }
-  engine_.At(scenario_.interval, Event{kInterval, 0, 0});
-  for (size_t i = 0; i < scenario_.dumps.size(); ++i) {
-    engine_.At(scenario_.dumps[i], Event{kDump, static_cast<std::uint32_t>(i), 0});
-  }
-}
-
-void World::PollObjectCounts(apf::Nanos now, int replica) {
-  if (replica >= static_cast<int>(replicas_.size())) return;
-  for (const ResourceSpec& r : scenario_.resources) {
-    replicas_[replica]->objects.Set(r.api_group, r.resource,
-                                    apf::ObjectStats{r.objects, r.average_bytes}, now);
-  }
-}
-
-void World::CompileRequest(const RequestTemplate& t, CompiledRequest* c) const {
-  *c = CompiledRequest{};
-  c->tmpl = &t;
-  c->name_per_process = t.name.find(kProcessKey) != std::string::npos;
-  c->namespace_per_process = t.namespace_.find(kProcessKey) != std::string::npos;
-  for (size_t i = 0; i < scenario_.resources.size(); ++i) {
-    if (scenario_.resources[i].resource == t.resource &&
-        scenario_.resources[i].api_group == t.api_group) {
-      c->resource = static_cast<int>(i);
-    }
-  }
-  apf::RequestInfo& info = c->info;
-  info.is_resource_request = t.path.empty();
-  info.path = t.path;
-  info.verb = t.verb;
-  info.api_prefix = t.api_group.empty() ? "api" : "apis";
-  info.api_group = t.api_group;
-  info.api_version = t.api_version.empty() ? "v1" : t.api_version;
-  info.namespace_name = t.namespace_;
-  info.resource = t.resource;
-  info.subresource = t.subresource;
-  info.name = t.name;
-  info.query = apf::ParseRequestQuery(t.query);
-  if (info.verb == "list" && info.query.watch) info.verb = "watch";
-  c->is_watch = info.verb == "watch";
-  c->is_list = info.verb == "list";
-  c->is_create = info.verb == "create";
-  c->long_running = apf::IsLongRunningRequest(info);
-  c->call_options.kind = c->is_watch ? CallKind::kWatch : CallKind::kDo;
-  c->call_options.method = MethodOf(t.verb);
-  if (!info.query.timeout.empty()) c->query_timeout = ParseDuration(info.query.timeout);
-  c->service_rule[0] = service_time_.RuleIndex(info, false);
-  c->service_rule[1] = service_time_.RuleIndex(info, true);
-}
-
-void World::BuildClients() {
-  // Compile every request template once.
-  auto compile = [&](const RequestTemplate& t) {
-    auto c = std::make_unique<CompiledRequest>();
-    CompileRequest(t, c.get());
-    c->id = static_cast<int>(requests_.size());
-    requests_.push_back(std::move(c));
-    free_calls_by_request_.emplace_back();
-    return requests_.back().get();
-  };
-
-  clients_.resize(scenario_.clients.size());
-  for (size_t ci = 0; ci < scenario_.clients.size(); ++ci) {
-    const ClientSpec& spec = scenario_.clients[ci];
-    clients_[ci].spec = &spec;
-    std::vector<std::vector<const CompiledRequest*>> traffic_calls;
-    for (const TrafficSpec& t : spec.traffic) {
-      std::vector<const CompiledRequest*> calls;
-      for (const RequestTemplate& rt : t.calls) {
-        CompiledRequest* c = compile(rt);
-        c->call_options.max_retries = spec.client_go.max_retries;
-        c->call_options.timeout_ns = spec.client_go.timeout;
-        calls.push_back(c);
-      }
-      traffic_calls.push_back(std::move(calls));
-    }
-    for (int p = 0; p < spec.processes; ++p) {
-      Process proc;
-      proc.client = static_cast<int>(ci);
-      proc.index = p;
-      proc.user.name = Substitute(spec.user, p);
-      proc.user.groups = spec.groups;
-      if (const apf::Classifier* classifier = replicas_[0]->flow_control->classifier()) {
-        proc.subjects = classifier->SubjectsOf(proc.user.name, proc.user.groups);
-      }
-      if (spec.client_go.qps >= 0) {
-        proc.bucket = std::make_unique<TokenBucket>(spec.client_go.qps, spec.client_go.burst);
-      }
-      if (spec.via_gateway) {
-        proc.session_bucket = std::make_unique<TokenBucket>(
-            scenario_.gateway.session_request_rate, scenario_.gateway.session_request_burst);
-      }
-      Random placement(scenario_.seed, spec.name + "/" + std::to_string(p) + "/connection");
-      proc.replica = spec.replica >= 0 ? spec.replica
-                                       : static_cast<int>(placement.UniformInt(replicas_.size()));
-      const int process_index = static_cast<int>(processes_.size());
-      if (p == 0) clients_[ci].first_process = process_index;
-      processes_.push_back(std::move(proc));
-      for (size_t ti = 0; ti < spec.traffic.size(); ++ti) {
-        const TrafficSpec& t = spec.traffic[ti];
-        if (t.kind == TrafficSpec::Kind::kTrace) {
-          // One reader per trace, whatever the number of processes.
-          if (p == 0) {
-            AddReplay(std::make_unique<CsvTraceReader>(t.trace_file, spec.name, t.start), &t,
-                      static_cast<int>(ci));
-          }
-          continue;
-        }
-        const int copies = t.kind == TrafficSpec::Kind::kClosedLoop ? t.workers : 1;
-        for (int w = 0; w < copies; ++w) {
-          Generator g;
-          g.process = process_index;
-          g.spec = &t;
-          g.calls = traffic_calls[ti];
-          g.rng = Random(scenario_.seed, spec.name + "/" + std::to_string(p) + "/traffic-" +
-                                             std::to_string(ti) + "/" + std::to_string(w));
-          generators_.push_back(std::move(g));
-          const int gi = static_cast<int>(generators_.size()) - 1;
-          Generator& gen = generators_.back();
-          apf::Nanos first = t.start;
-          switch (t.kind) {
-            case TrafficSpec::Kind::kPoisson:
-              first += static_cast<apf::Nanos>(gen.rng.Exponential(t.rate) * 1e9);
-              break;
-            case TrafficSpec::Kind::kConstant:
-              // A random phase, so that many processes do not act in lockstep.
-              first += static_cast<apf::Nanos>(gen.rng.Uniform01() * 1e9 / t.rate);
-              break;
-            case TrafficSpec::Kind::kClosedLoop:
-              first += SampleDuration(t.think, gen.rng) / 2;
-              break;
-            default:
-              break;
-          }
-          if (t.kind == TrafficSpec::Kind::kSweep) {
-            const RequestTemplate& rt = t.calls[0];
-            const int res = gen.calls[0]->resource;
-            gen.per_period = t.count;
-            if (gen.per_period == 0 &&
-                rt.namespace_choice == RequestTemplate::NamespaceChoice::kEach && res >= 0) {
-              gen.per_period =
-                  static_cast<std::int64_t>(scenario_.resources[res].namespace_names.size());
-            }
-            if (gen.per_period <= 0) gen.per_period = 1;
-          }
-          ScheduleGenerator(gi, first);
-        }
-      }
-    }
-  }
-  if (scenario_.audit_log.enabled) {
-    for (const auto& [key, client] : scenario_.audit_log.identity_clients) {
-      audit_clients_.emplace(key, client);
-    }
-    audit_traffic_.kind = TrafficSpec::Kind::kTrace;
-    AddReplay(std::make_unique<AuditLogReader>(scenario_.audit_log, scenario_.audit_log.origin,
-                                               &audit_clients_),
-              &audit_traffic_, -1);
-  }
-}
-
-void World::AddReplay(std::unique_ptr<ReplaySource> source, const TrafficSpec* traffic,
-                      int client) {
-  Generator g;
-  g.process = client >= 0 ? clients_[client].first_process : -1;
-  g.spec = traffic;
-  g.replay = std::move(source);
-  g.replay_client = client;
-  generators_.push_back(std::move(g));
-  const int gi = static_cast<int>(generators_.size()) - 1;
-  if (generators_[gi].replay->Next(&generators_[gi].pending)) {
-    ScheduleGenerator(gi, generators_[gi].pending.at);
-  }
-}
 
 void World::IssueReplayed(apf::Nanos now, int g) {
-  Generator& gen = generators_[g];
-  ReplayRow& row = gen.pending;
-  const int client = gen.replay_client >= 0 ? gen.replay_client : row.client;
+  Replay& replay = *generators_[g].replay;
+  const int client = replay.client();
   if (client >= 0) {
     const std::uint32_t slot = replay_requests_.Acquire();
     ReplayRequest& r = replay_requests_[slot];
-    std::swap(r.tmpl, row.request);
-    CompileRequest(r.tmpl, &r.compiled);
+    std::swap(r.tmpl, replay.pending().request);
+    CompileRequest(r.tmpl, scenario_, service_time_, &r.compiled);
     const ClientSpec& spec = *clients_[client].spec;
     r.compiled.call_options.max_retries = spec.client_go.max_retries;
     r.compiled.call_options.timeout_ns = spec.client_go.timeout;
-    // A trace's rows take turns over its client's processes.
-    const int process =
-        clients_[client].first_process + static_cast<int>(gen.item++ % std::max(1, spec.processes));
+    const int process = replay.TakeProcess(clients_[client].first_process, spec.processes);
     ++replayed_calls_;
     IssueCall(now, process, r.compiled, -1, -1, 0, static_cast<int>(slot));
   }
-  if (gen.replay->Next(&gen.pending)) ScheduleGenerator(g, gen.pending.at);
+  if (replay.Next()) ScheduleGenerator(g, replay.pending().at);
 }
 
 void World::ScheduleGenerator(int g, apf::Nanos at) {
@@ -535,41 +68,46 @@ void World::ScheduleGenerator(int g, apf::Nanos at) {
 
 void World::OnGenerate(apf::Nanos now, int g) {
   Generator& gen = generators_[g];
-  const TrafficSpec& t = *gen.spec;
-  switch (t.kind) {
-    case TrafficSpec::Kind::kPoisson:
-      IssueCall(now, gen.process, *gen.calls[0], g, -1, gen.rng.NextU64());
-      ScheduleGenerator(g, now + static_cast<apf::Nanos>(gen.rng.Exponential(t.rate) * 1e9));
-      break;
-    case TrafficSpec::Kind::kConstant:
-      IssueCall(now, gen.process, *gen.calls[0], g, -1, gen.rng.NextU64());
-      ScheduleGenerator(g, now + static_cast<apf::Nanos>(1e9 / t.rate));
-      break;
-    case TrafficSpec::Kind::kSweep: {
-      IssueCall(now, gen.process, *gen.calls[0], g, -1, static_cast<std::uint64_t>(gen.item));
-      ++gen.item;
-      if (gen.item >= gen.per_period) {
-        gen.item = 0;
-        ++gen.period;
-      }
-      const apf::Nanos base = t.start + gen.period * t.every;
-      ScheduleGenerator(g, base + t.within * gen.item / gen.per_period);
-      break;
+  if (gen.replay) {
+    IssueReplayed(now, g);
+  } else if (gen.spec->kind == TrafficSpec::Kind::kInformer) {
+    OnInformerGenerate(now, g);
+  } else {
+    ApplyTraffic(now, g, gen.traffic.Generate(now, gen.rng));
+  }
+}
+
+inline void World::ApplyTraffic(apf::Nanos now, int g, const TrafficStep& step) {
+  const Generator& gen = generators_[g];
+  if (step.call >= 0)
+    IssueCall(now, gen.process, *gen.calls[step.call], g, -1, step.namespace_draw);
+  if (step.next != apf::kNever) ScheduleGenerator(g, step.next);
+}
+
+// The informer pattern: a reflector's LIST, then WATCHes re-opened as they end, and the
+// backoff after a failure. Kept here, apart from sim/world/traffic.h, until it drives
+// sim/clients/reflector; its parts are these two functions, the Generator fields
+// `listing` and `failures`, and the watch timeout IssueCall draws for it.
+void World::OnInformerGenerate(apf::Nanos now, int g) {
+  Generator& gen = generators_[g];
+  IssueCall(now, gen.process, *gen.calls[gen.listing ? 0 : gen.calls.size() - 1], g, -1,
+            gen.rng.NextU64());
+}
+
+void World::OnInformerCallDone(apf::Nanos now, int g, bool ok, bool was_watch) {
+  Generator& gen = generators_[g];
+  if (ok) {
+    gen.failures = 0;
+    if (!was_watch) {
+      gen.listing = false;
+      ScheduleGenerator(g, now);
     }
-    case TrafficSpec::Kind::kClosedLoop:
-      gen.item = 0;
-      IssueCall(now, gen.process, *gen.calls[0], g, -1, gen.rng.NextU64());
-      break;
-    case TrafficSpec::Kind::kInformer:
-    case TrafficSpec::Kind::kWatch: {
-      const bool list = t.kind == TrafficSpec::Kind::kInformer && gen.listing;
-      IssueCall(now, gen.process, *gen.calls[list ? 0 : gen.calls.size() - 1], g, -1,
-                gen.rng.NextU64());
-      break;
-    }
-    case TrafficSpec::Kind::kTrace:
-      IssueReplayed(now, g);
-      break;
+    // A watch that opened is re-issued when it ends (kWatchEnd).
+  } else {
+    gen.listing = true;
+    const apf::Nanos backoff = ReflectorBackoff(gen.failures, gen.rng);
+    ++gen.failures;
+    ScheduleGenerator(g, now + backoff);
   }
 }
 
@@ -596,21 +134,11 @@ int World::IssueCall(apf::Nanos now, int process, const CompiledRequest& request
   call.issued = now;
   call.attempt = -1;
   const Process& proc = processes_[process];
-  const RequestTemplate& t = *request.tmpl;
-  // Only what differs between calls of one request is written: a drawn namespace, and
-  // what "{process}" makes per process (the rest stays as the template compiled it).
-  if (request.resource >= 0 && t.namespace_choice != RequestTemplate::NamespaceChoice::kFixed) {
-    const auto& names = scenario_.resources[request.resource].namespace_names;
-    if (!names.empty()) call.info.namespace_name = names[namespace_draw % names.size()];
-  } else if (request.namespace_per_process) {
-    SubstituteInto(t.namespace_, proc.index, &call.info.namespace_name);
-  }
-  if (request.name_per_process) SubstituteInto(t.name, proc.index, &call.info.name);
-  call.info.query.timeout_seconds = request.info.query.timeout_seconds;
+  WriteCallRequest(request, scenario_, proc.index, namespace_draw, &call.info);
   if (generator >= 0 && generators_[generator].spec->kind == TrafficSpec::Kind::kInformer &&
       request.is_watch) {
-    // The reflector asks for timeoutSeconds = minWatchTimeout (5 min) x U[1, 2)
-    // (CLIENT-SPEC 4.1), so its watches end after 5 to 10 minutes and are re-opened.
+    // The informer pattern's: the reflector asks for timeoutSeconds = minWatchTimeout (5 min) x
+    // U[1, 2) (CLIENT-SPEC 4.1), so its watches end after 5 to 10 minutes and are re-opened.
     call.info.query.timeout_seconds =
         static_cast<std::int64_t>(300.0 * (1.0 + generators_[generator].rng.Uniform01()));
   }
@@ -636,28 +164,6 @@ void World::ApplyStep(apf::Nanos now, int c, const CallStep& step) {
   }
 }
 
-int World::PickReplica(const Process& process) {
-  const int n = static_cast<int>(replicas_.size());
-  if (clients_[process.client].spec->replica >= 0) return process.replica;  // pinned
-  if (n == 1) return 0;
-  switch (load_balancing_) {
-    case LoadBalancing::kSticky:
-      return process.replica;
-    case LoadBalancing::kRoundRobin:
-      return static_cast<int>(round_robin_++ % n);
-    case LoadBalancing::kRandom:
-      return static_cast<int>(lb_random_.UniformInt(n));
-    case LoadBalancing::kLeastRequests: {
-      int best = 0;
-      for (int r = 1; r < n; ++r) {
-        if (replicas_[r]->in_flight < replicas_[best]->in_flight) best = r;
-      }
-      return best;
-    }
-  }
-  return process.replica;
-}
-
 void World::SendAttempt(apf::Nanos now, int c, const CallStep& step) {
   Call& call = calls_[c];
   const Process& proc = processes_[call.process];
@@ -673,13 +179,14 @@ void World::SendAttempt(apf::Nanos now, int c, const CallStep& step) {
   a.call = c;
   a.call_generation = call.generation;
   a.generator = call.generator;
-  a.replica = PickReplica(proc);
+  a.replica = load_balancer_.Pick(proc.replica, clients_[proc.client].spec->replica >= 0);
   a.arrived = now;
   a.try_number = step.attempt;
   a.process = call.process;
   a.call_serial = call.serial;
   a.traced = trace_client_ == proc.client;
-  if (a.traced || trace_level_ >= 0) a.trace_info = std::make_unique<apf::RequestInfo>(call.info);
+  if (a.traced || trace_level_ >= 0)
+    a.trace_info = std::make_unique<Attempt::TracedRequest>(call.info, std::string());
   call.attempt = static_cast<int>(slot);
   ++attempts_total_;
   clients_[proc.client].timeline.OnAttempt();
@@ -689,7 +196,7 @@ void World::SendAttempt(apf::Nanos now, int c, const CallStep& step) {
   }
   if (clients_[proc.client].spec->via_gateway && !PassGateway(now, static_cast<int>(slot))) return;
   Replica& rep = *replicas_[a.replica];
-  ++rep.in_flight;
+  load_balancer_.Arrived(a.replica);
   std::optional<apf::Nanos> user_timeout = call.request->query_timeout;
   if (step.timeout_param_ns > 0) user_timeout = step.timeout_param_ns;
   const apf::Admission admission =
@@ -701,35 +208,16 @@ void World::SendAttempt(apf::Nanos now, int c, const CallStep& step) {
 bool World::PassGateway(apf::Nanos now, int ai) {
   Attempt& a = attempts_[ai];
   Process& proc = processes_[calls_[a.call].process];
-  const GatewaySpec& gw = scenario_.gateway;
-  HttpResponse refusal;
-  refusal.status_code = 429;
-  refusal.body_is_status = true;
-  if (!proc.session_bucket->Allow(now)) {
-    // RequestRateExceeded carries the time until the session's next token, rounded up.
-    const double missing = 1.0 - proc.session_bucket->TokensAt(now);
-    refusal.has_retry_after = true;
-    refusal.retry_after_seconds =
-        std::max(1, static_cast<int>(std::ceil(missing / gw.session_request_rate)));
-    refusal.body_message = "RequestRateExceeded";
-    ++gateway_.request_rate_exceeded;
-  } else if (proc.session_in_flight >= gw.max_session_concurrent_requests ||
-             gateway_.in_flight >= gw.max_concurrent_requests) {
-    // A concurrency slot frees when another request ends: no Retry-After.
-    refusal.body_message = "TooManyConcurrentRequests";
-    ++gateway_.too_many_concurrent_requests;
-  } else {
+  const GatewayVerdict verdict = gateway_.Enter(now, *proc.session_bucket, proc.session);
+  if (verdict.passed) {
     a.via_gateway = true;
-    ++proc.session_in_flight;
-    ++gateway_.in_flight;
     return true;
   }
   a.answered = false;
   a.handle.level = -1;
   a.outcome = "rejected";
-  a.reason = refusal.body_message == "RequestRateExceeded" ? "gateway: RequestRateExceeded"
-                                                           : "gateway: TooManyConcurrentRequests";
-  DeliverResponse(now, ai, refusal);
+  a.reason = verdict.reason;
+  DeliverResponse(now, ai, verdict.refusal);
   a.live = true;
   ReleaseAttemptUncounted(ai);
   return false;
@@ -746,34 +234,22 @@ void World::OnAdmitted(apf::Nanos now, int ai, const apf::Admission& admission) 
   a.queue = admission.queue;
   a.estimate = admission.estimate;
   if (trace_level_ >= 0 && level == trace_level_) a.traced = true;
-  if (!a.traced) a.trace_info.reset();
+  if (!a.traced) {
+    a.trace_info.reset();
+  } else if (const apf::Classifier* classifier = rep.flow_control->classifier();
+             classifier && a.flow_schema >= 0) {
+    // The flow's distinguisher as the classifier gives it (the filter keeps only the hash).
+    const Process& proc = processes_[a.process];
+    a.trace_info->distinguisher =
+        classifier->Classify(apf::MakeRequestDigest(proc.user, a.trace_info->info), proc.subjects)
+            .distinguisher;
+  }
   using Outcome = apf::Admission::Outcome;
   switch (admission.outcome) {
     case Outcome::kRejected: {
-      if (level >= 0) {
-        const Rejection reason =
-            admission.reason == apf::RejectReason::kQueueFull ? Rejection::kQueueFull
-            : admission.reason == apf::RejectReason::kTimeOut ? Rejection::kTimeOut
-                                                              : Rejection::kConcurrencyLimit;
-        rep.timelines[level].OnRejected(reason);
-        NoteLevel(now, a.replica, level);
-        if (rep.flow_control->apf_enabled()) {
-          FlowMetrics::Series& m = metrics_.At(a.replica, level, a.flow_schema);
-          m.rejected[static_cast<int>(reason)]++;
-          m.wait_rejected.Observe(0);
-        }
-      }
-      a.handle.level = -1;  // nothing held
+      RecordRejection(now, a, admission.reason, /*queued=*/false);
       a.outcome = "rejected";
-      a.reason = admission.reason == apf::RejectReason::kQueueFull ? "queue-full"
-                 : admission.reason == apf::RejectReason::kTimeOut ? "time-out"
-                                                                   : "concurrency-limit";
-      HttpResponse response;
-      response.status_code = 429;
-      response.has_retry_after = true;
-      response.retry_after_seconds = admission.retry_after_seconds;
-      response.body_message = kTooManyRequests;
-      DeliverResponse(now, ai, response);
+      DeliverResponse(now, ai, Apiserver::TooManyRequests(admission.retry_after_seconds));
       ReleaseAttempt(ai);
       return;
     }
@@ -802,27 +278,28 @@ void World::OnAdmitted(apf::Nanos now, int ai, const apf::Admission& admission) 
   }
 }
 
-ListResult World::ListResultOf(const Call& call, const apf::RequestInfo& request) const {
-  ListResult result;
-  const bool is_list = call.request->is_list;
-  const bool initial_events =
-      call.request->is_watch && apf::WatchSendsInitialEvents(request.query, watch_list_gate_);
-  if (!is_list && !initial_events) return result;
-  result.from_cache =
-      !apf::ListDelegatedToStorage(request.query, scenario_.apiservers.consistent_list_from_cache);
-  const int res = call.request->resource;
-  if (res < 0) return result;
-  const ResourceSpec& spec = scenario_.resources[res];
-  std::int64_t objects = spec.objects;
-  if (!request.namespace_name.empty() && !spec.namespace_names.empty()) {
-    objects = (spec.objects + static_cast<std::int64_t>(spec.namespace_names.size()) - 1) /
-              static_cast<std::int64_t>(spec.namespace_names.size());
+void World::RecordRejection(apf::Nanos now, Attempt& a, apf::RejectReason why, bool queued) {
+  const apf::RejectReason reason = CountedRejectReason(why);
+  const int level = a.handle.level;
+  if (level >= 0) {
+    Replica& rep = *replicas_[a.replica];
+    rep.timelines[level].OnRejected(reason);
+    NoteLevel(now, a.replica, level);
+    // A request refused on arrival is counted only by APF's metrics (MaxInFlight has
+    // none); one that waited left an APF queue.
+    if (queued || rep.flow_control->apf_enabled()) {
+      FlowMetrics::Series& m = metrics_.At(a.replica, level, a.flow_schema);
+      m.rejected[static_cast<int>(reason)]++;
+      // A time-out's wait is labelled execute="true": a quirk (APF-SPEC 1.4).
+      if (queued) {
+        m.wait_executed.Observe(now - a.arrived);
+      } else {
+        m.wait_rejected.Observe(0);
+      }
+    }
   }
-  if (!request.name.empty()) objects = std::min<std::int64_t>(objects, 1);
-  if (is_list && request.query.limit > 0) objects = std::min(objects, request.query.limit);
-  result.objects = objects;
-  result.bytes = objects * spec.average_bytes;
-  return result;
+  a.handle.level = -1;  // nothing held
+  a.reason = apf::RejectReasonName(reason);
 }
 
 void World::StartExecution(apf::Nanos now, int ai) {
@@ -830,39 +307,18 @@ void World::StartExecution(apf::Nanos now, int ai) {
   Replica& rep = *replicas_[a.replica];
   const Call& call = calls_[a.call];
   a.executing = true;
-  const apf::RequestInfo& info = call.info;
-  if (call.request->is_watch) a.registration = rep.flow_control->watches().RegisterWatch(info);
-  apf::Nanos service;
-  if (rep.event_rate_limit && apf::EventRateLimitApplies(info)) {
-    apf::EventAttributes event;
-    event.namespace_name = info.namespace_name;
-    event.user_name = processes_[call.process].user.name;
-    event.involved_object_name = info.name;
-    event.involved_object_namespace = info.namespace_name;
-    a.event_rejected = !rep.event_rate_limit->Admit(event, now).admitted;
-  }
-  if (a.event_rejected) {
-    service = 100 * apf::kMicrosecond;  // admission refuses before storage is touched
-  } else if (call.request->tmpl->service_time) {
-    service = SampleDuration(*call.request->tmpl->service_time, rep.service_rng);
-  } else {
-    const ListResult list = ListResultOf(call, info);
-    service = service_time_.SampleRule(call.request->service_rule[list.from_cache ? 1 : 0], list,
-                                       rep.service_rng);
-  }
+  if (call.request->is_watch) a.registration = rep.flow_control->watches().RegisterWatch(call.info);
+  const Execution e = rep.server.Execute(now, a.arrived, *call.request, call.info,
+                                         processes_[call.process].user.name);
+  a.event_rejected = e.event_rejected;
   const std::uint64_t ref = Ref(ai, a.generation);
   if (rep.backend) {
-    rep.backend->Start(now, ref, service);
+    rep.backend->Start(now, ref, e.service);
     ScheduleBackend(a.replica);
   } else {
-    engine_.At(now + service, Event{kExecDone, 0, ref});
+    engine_.At(now + e.service, Event{kExecDone, 0, ref});
   }
-  // The handler runs past the request timeout: the client gets 504 then, while the
-  // handler goes on holding its seats.
-  const apf::Nanos timeout_at = a.arrived + scenario_.apiservers.request_timeout;
-  if (!call.request->long_running && now + service > timeout_at) {
-    engine_.At(std::max(timeout_at, now), Event{kGatewayTimeout, 0, ref});
-  }
+  if (e.timeout_at != apf::kNever) engine_.At(e.timeout_at, Event{kGatewayTimeout, 0, ref});
 }
 
 void World::ScheduleBackend(int r) {
@@ -894,22 +350,10 @@ void World::OnExecDone(apf::Nanos now, int ai) {
   const bool opens_watch = call.request->is_watch && !a.event_rejected && !a.answered;
   if (opens_watch) {
     a.watch_open = true;
-    Random& rng = rep.service_rng;
-    const apf::Nanos lifetime = apf::WatchLifetime(
-        call.info.query.timeout_seconds, scenario_.apiservers.min_request_timeout, rng.Uniform01());
-    engine_.At(now + lifetime, Event{kWatchEnd, 0, Ref(ai, a.generation)});
+    engine_.At(now + rep.server.WatchLifetime(call.info),
+               Event{kWatchEnd, 0, Ref(ai, a.generation)});
   }
-  if (!a.answered) {
-    HttpResponse response;
-    if (a.event_rejected) {
-      response.status_code = 429;  // apierrors.NewTooManyRequestsError: no Retry-After
-      response.body_is_status = true;
-      response.body_message = "limit reached on type Namespace for key";
-    } else {
-      response.status_code = call.request->is_create ? 201 : 200;
-    }
-    DeliverResponse(now, ai, response);
-  }
+  if (!a.answered) DeliverResponse(now, ai, Apiserver::Answer(*call.request, a.event_rejected));
   ReleaseAttempt(ai);
 }
 
@@ -918,22 +362,9 @@ void World::OnWaitTimeout(apf::Nanos now, int ai) {
   Replica& rep = *replicas_[a.replica];
   int retry_after = 1;
   if (!rep.flow_control->TimeOut(now, a.handle, &retry_after)) return;
-  rep.timelines[a.handle.level].OnRejected(Rejection::kTimeOut);
-  NoteLevel(now, a.replica, a.handle.level);
-  {
-    FlowMetrics::Series& m = metrics_.At(a.replica, a.handle.level, a.flow_schema);
-    m.rejected[static_cast<int>(Rejection::kTimeOut)]++;
-    m.wait_executed.Observe(now - a.arrived);  // labelled execute="true": a quirk (APF-SPEC 1.4)
-  }
-  a.handle.level = -1;
+  RecordRejection(now, a, apf::RejectReason::kTimeOut, /*queued=*/true);
   a.outcome = "rejected";
-  a.reason = "time-out";
-  HttpResponse response;
-  response.status_code = 429;
-  response.has_retry_after = true;
-  response.retry_after_seconds = retry_after;
-  response.body_message = kTooManyRequests;
-  DeliverResponse(now, ai, response);
+  DeliverResponse(now, ai, Apiserver::TooManyRequests(retry_after));
   ReleaseAttempt(ai);
 }
 
@@ -958,8 +389,7 @@ void World::DeliverResponse(apf::Nanos now, int ai, const HttpResponse& response
 void World::LeaveGateway(Attempt& a) {
   if (!a.via_gateway) return;
   a.via_gateway = false;
-  --processes_[calls_[a.call].process].session_in_flight;
-  --gateway_.in_flight;
+  gateway_.Leave(processes_[calls_[a.call].process].session);
 }
 
 void World::ReleaseAttemptUncounted(int ai) {
@@ -975,7 +405,7 @@ void World::ReleaseAttempt(int ai) {
   if (a.executing || a.pending_release || a.watch_open) return;
   if (!a.live) return;
   if (a.traced) EmitTrace(ai);
-  --replicas_[a.replica]->in_flight;
+  load_balancer_.Left(a.replica);
   a.live = false;
   ++a.generation;
   attempts_.Release(static_cast<std::uint32_t>(ai));
@@ -990,13 +420,7 @@ void World::OnCallAbort(apf::Nanos now, int c) {
     if (!a.executing && a.handle.valid() &&
         replicas_[a.replica]->flow_control->TimeOut(now, a.handle, &retry_after)) {
       engine_.Cancel(a.timeout);
-      replicas_[a.replica]->timelines[a.handle.level].OnRejected(Rejection::kTimeOut);
-      NoteLevel(now, a.replica, a.handle.level);
-      FlowMetrics::Series& m = metrics_.At(a.replica, a.handle.level, a.flow_schema);
-      m.rejected[static_cast<int>(Rejection::kTimeOut)]++;
-      m.wait_executed.Observe(now - a.arrived);
-      a.handle.level = -1;
-      a.reason = "time-out";
+      RecordRejection(now, a, apf::RejectReason::kTimeOut, /*queued=*/true);
     }
     if (a.traced && !a.answered) {
       a.outcome = "canceled";  // the client gave up (its timeout or context)
@@ -1049,31 +473,10 @@ void World::FinishCall(apf::Nanos now, int c) {
   }
   if (g < 0) return;
   Generator& gen = generators_[g];
-  const TrafficSpec& t = *gen.spec;
-  // What the pattern does after a call: a closed-loop worker makes its next call or
-  // thinks; a reflector watches after its list and backs off after a failure.
-  if (t.kind == TrafficSpec::Kind::kClosedLoop) {
-    ++gen.item;
-    if (gen.item < static_cast<std::int64_t>(gen.calls.size())) {
-      IssueCall(now, gen.process, *gen.calls[gen.item], g, -1, gen.rng.NextU64());
-    } else {
-      ScheduleGenerator(g, now + SampleDuration(t.think, gen.rng));
-    }
-  } else if (t.kind == TrafficSpec::Kind::kInformer || t.kind == TrafficSpec::Kind::kWatch) {
-    if (ok) {
-      gen.failures = 0;
-      if (!was_watch) {
-        gen.listing = false;
-        ScheduleGenerator(g, now);
-      }
-      // A watch that opened is re-issued when it ends (kWatchEnd).
-    } else {
-      // The reflector's backoff: 800 ms doubling to 30 s, times U[1, 2) (CLIENT-SPEC 4.1).
-      gen.listing = true;
-      const double base = std::min(0.8 * std::pow(2.0, gen.failures), 30.0);
-      ++gen.failures;
-      ScheduleGenerator(g, now + static_cast<apf::Nanos>(base * (1 + gen.rng.Uniform01()) * 1e9));
-    }
+  if (gen.spec->kind == TrafficSpec::Kind::kInformer) {
+    OnInformerCallDone(now, g, ok, was_watch);
+  } else {
+    ApplyTraffic(now, g, gen.traffic.CallDone(now, ok, was_watch, gen.rng));
   }
 }
 
@@ -1103,21 +506,6 @@ void World::OnInterval(apf::Nanos now) {
     if (observer_) observer_->OnClientRow(interval_start_, c.spec->name, row);
   }
   interval_start_ = now;
-}
-
-std::optional<World::RequestDetails> World::DetailsOf(std::uint64_t request_id) const {
-  const std::uint32_t slot = static_cast<std::uint32_t>(request_id);
-  if (slot >= attempts_.size()) return std::nullopt;
-  const Attempt& a = attempts_[slot];
-  if (!a.live || a.generation != static_cast<std::uint32_t>(request_id >> 32)) return std::nullopt;
-  const Call& call = calls_[a.call];
-  if (!call.live || call.generation != a.call_generation) return std::nullopt;
-  RequestDetails d;
-  d.user = &processes_[call.process].user;
-  d.request = &call.info;
-  d.flow_schema = a.flow_schema;
-  d.flow_hash = a.flow_hash;
-  return d;
 }
 
 void World::HandleEvent(apf::Nanos now, const Event& event) {
@@ -1173,13 +561,9 @@ void World::HandleEvent(apf::Nanos now, const Event& event) {
       break;
     case kGatewayTimeout:
       if (int ai = attempt_of(event.arg64); ai >= 0 && attempts_[ai].executing) {
-        HttpResponse response;
-        response.status_code = 504;
         attempts_[ai].outcome = "timeout";
         attempts_[ai].reason = "request timeout: 504 while the handler runs on";
-        response.body_is_status = true;
-        response.body_message = kGatewayTimeoutBody;
-        DeliverResponse(now, ai, response);
+        DeliverResponse(now, ai, Apiserver::GatewayTimeout());
       }
       break;
     case kWatchEnd:
@@ -1212,80 +596,46 @@ void World::HandleEvent(apf::Nanos now, const Event& event) {
       if (observer_) observer_->OnDump(now, static_cast<int>(event.arg32));
       break;
     case kObjectPoll:
-      PollObjectCounts(now, static_cast<int>(event.arg32));
+      replicas_[event.arg32]->server.PollObjectCounts(now);
       engine_.After(apf::ObjectCountTracker::kDefaultCountPollPeriod, event);
       break;
   }
 }
-
-namespace {
-double Seconds(apf::Nanos ns) { return static_cast<double>(ns) / 1e9; }
-}  // namespace
 
 // One line of trace.jsonl: the attempt's story (scenarios/README.md, "--trace").
 void World::EmitTrace(int ai) {
   if (!observer_) return;
   const Attempt& a = attempts_[ai];
   const Process& proc = processes_[a.process];
-  const apf::RequestInfo& info = *a.trace_info;
-  nlohmann::ordered_json line;
-  line["call"] = a.call_serial;
-  line["try"] = a.try_number;  // 1: the call's first attempt; n: its (n-1)th retry
-  line["client"] = clients_[proc.client].spec->name;
-  line["process"] = proc.index;
-  line["user"] = proc.user.name;
-  line["verb"] = info.verb;
-  if (info.is_resource_request) {
-    line["resource"] =
-        info.api_group.empty() ? info.resource : info.resource + "." + info.api_group;
-    if (!info.subresource.empty()) line["subresource"] = info.subresource;
-    line["namespace"] = info.namespace_name;
-    line["name"] = info.name;
-  } else {
-    line["path"] = info.path;
-  }
-  line["replica"] = a.replica;
-  const apf::FlowControl& fc = *replicas_[a.replica]->flow_control;
+  TraceRecord r;
+  r.call = a.call_serial;
+  r.try_number = a.try_number;
+  r.client = clients_[proc.client].spec->name;
+  r.process = proc.index;
+  r.user = proc.user.name;
+  r.request = &a.trace_info->info;
+  r.replica = a.replica;
   if (a.flow_schema >= 0 && config_ &&
       a.flow_schema < static_cast<int>(config_->flow_schemas.size())) {
-    const apf::FlowSchema& schema = config_->flow_schemas[a.flow_schema];
-    line["flowSchema"] = schema.metadata.name;
-    const int level_index = config_->flow_schema_level[a.flow_schema];
-    const apf::PriorityLevel& level = config_->priority_levels[level_index];
-    line["priorityLevel"] = level.name;
-    std::string distinguisher;
-    if (schema.spec.distinguisher_method && level.uses_flow_hash()) {
-      distinguisher = schema.spec.distinguisher_method->type == apf::kDistinguisherByUser
-                          ? proc.user.name
-                          : info.namespace_name;
-    }
-    line["distinguisher"] = distinguisher;
-    line["flowHash"] = a.flow_hash;
-    if (level.uses_flow_hash() &&
-        apf::Dealer::Check(level.queuing.queues, level.queuing.hand_size).ok()) {
-      const apf::Hand hand =
-          apf::Dealer(level.queuing.queues, level.queuing.hand_size).Deal(a.flow_hash);
-      line["hand"] = std::vector<int>(hand.begin(), hand.end());
-    }
+    DescribeFlow(*config_, a.flow_schema, a.flow_hash, a.trace_info->distinguisher, &r);
   } else if (a.handle.level >= 0 || a.dispatched >= 0) {
-    line["priorityLevel"] = a.handle.level >= 0 ? *fc.level(a.handle.level).name : "";
+    r.priority_level =
+        a.handle.level >= 0
+            ? std::string_view(*replicas_[a.replica]->flow_control->level(a.handle.level).name)
+            : std::string_view();
   }
-  line["queue"] = a.queue;
-  line["seats"] = {{"initial", a.estimate.initial_seats},
-                   {"final", a.estimate.final_seats},
-                   {"additionalLatency", Seconds(a.estimate.additional_latency)}};
-  line["arrival"] = Seconds(a.arrived);
-  const apf::Nanos left_queue = a.dispatched >= 0 ? a.dispatched : a.answered_at;
-  line["wait"] = left_queue >= 0 ? Seconds(left_queue - a.arrived) : 0.0;
-  line["dispatch"] = a.dispatched >= 0 ? nlohmann::ordered_json(Seconds(a.dispatched)) : nullptr;
-  line["finish"] = a.finished >= 0 ? nlohmann::ordered_json(Seconds(a.finished)) : nullptr;
-  line["answered"] = a.answered_at >= 0 ? nlohmann::ordered_json(Seconds(a.answered_at)) : nullptr;
-  line["released"] = Seconds(engine_.now());
-  line["outcome"] = a.outcome[0] ? a.outcome : "completed";
-  line["reason"] = a.reason;
-  line["status"] = a.status;
-  line["retryAfter"] = a.retry_after;
-  observer_->OnTrace(line.dump());
+  r.queue = a.queue;
+  r.estimate = a.estimate;
+  r.arrived = a.arrived;
+  r.dispatched = a.dispatched;
+  r.finished = a.finished;
+  r.answered = a.answered_at;
+  r.released = engine_.now();
+  r.outcome = a.outcome;
+  r.reason = a.reason;
+  r.status = a.status;
+  r.retry_after = a.retry_after;
+  observer_->OnTrace(TraceJsonLine(r));
 }
 
 StopReason World::Run() {

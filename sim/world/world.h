@@ -1,8 +1,12 @@
-// The simulated cluster: apiserver replicas (each with its own flow-control filter,
-// backend, object statistics and watch registry) behind a load balancer, the objects, and
-// the client-go clients with their traffic, all driven by one virtual-time engine. A
-// World runs one scenario once and keeps the per-level and per-client timelines that the
-// report writes.
+// The simulated cluster: apiserver replicas behind a load balancer (and, for browser
+// sessions, a gateway), the objects, and the client-go clients with their traffic, all
+// driven by one virtual-time engine. A World runs one scenario once and keeps the
+// per-level and per-client timelines that the report writes.
+//
+// The world dispatches events and owns the pools; the decisions are made by clock-free
+// parts beside it, each told the virtual time: sim/world/apiserver.h (one replica),
+// load_balancer.h, gateway.h and traffic.h. sim/world/world_build.cc assembles a world
+// from a scenario; world.cc handles its events.
 //
 // Memory is bounded by what is in flight: calls and attempts come from pools that are
 // reused, and statistics are fixed-size histograms.
@@ -21,17 +25,23 @@
 #include "apf/flow_control.h"
 #include "apf/flowcontrol_config.h"
 #include "apf/object_count_tracker.h"
+#include "apf/rate_limiter.h"
 #include "sim/clients/client_call.h"
-#include "sim/clients/token_bucket.h"
 #include "sim/engine/engine.h"
 #include "sim/engine/random.h"
 #include "sim/engine/slot_pool.h"
 #include "sim/scenario/replay_source.h"
 #include "sim/scenario/scenario.h"
+#include "sim/world/apiserver.h"
 #include "sim/world/backend.h"
+#include "sim/world/compiled_request.h"
 #include "sim/world/flow_metrics.h"
+#include "sim/world/gateway.h"
 #include "sim/world/level_timeline.h"
+#include "sim/world/load_balancer.h"
 #include "sim/world/service_time.h"
+#include "sim/world/trace_record.h"
+#include "sim/world/traffic.h"
 
 namespace sim {
 
@@ -97,9 +107,6 @@ class World : public EventHandler {
   std::optional<RequestDetails> DetailsOf(std::uint64_t request_id) const;
   const FlowMetrics& flow_metrics() const { return metrics_; }
 
-  // spec.apiservers.loadBalancing, read once rather than compared per request.
-  enum class LoadBalancing { kSticky, kRoundRobin, kRandom, kLeastRequests };
-
  private:
   struct Replica;
   struct Client;
@@ -107,7 +114,6 @@ class World : public EventHandler {
   struct Generator;
   struct Call;
   struct Attempt;
-  struct CompiledRequest;
   struct ReplayRequest;
   class DispatchListener;
 
@@ -134,11 +140,15 @@ class World : public EventHandler {
   void BuildClients();
   void ScheduleGenerator(int g, apf::Nanos after);
   void OnGenerate(apf::Nanos now, int g);
+  // Issues what a traffic pattern decided and schedules its next run.
+  void ApplyTraffic(apf::Nanos now, int g, const TrafficStep& step);
+  // The informer pattern (world.cc, "The informer pattern").
+  void OnInformerGenerate(apf::Nanos now, int g);
+  void OnInformerCallDone(apf::Nanos now, int g, bool ok, bool was_watch);
 
   // Calls.
   int IssueCall(apf::Nanos now, int process, const CompiledRequest& request, int generator,
                 int worker, std::uint64_t namespace_draw, int replay_request = -1);
-  void CompileRequest(const RequestTemplate& t, CompiledRequest* c) const;
   // Replay (trace traffic, spec.auditLog): a generator that issues a source's rows.
   void AddReplay(std::unique_ptr<ReplaySource> source, const TrafficSpec* traffic, int client);
   void IssueReplayed(apf::Nanos now, int g);
@@ -151,7 +161,6 @@ class World : public EventHandler {
   void OnCallAbort(apf::Nanos now, int call);
 
   // Server side.
-  int PickReplica(const Process& process);
   void OnAdmitted(apf::Nanos now, int attempt, const apf::Admission& admission);
   void StartExecution(apf::Nanos now, int attempt);
   void OnExecDone(apf::Nanos now, int attempt);
@@ -162,11 +171,12 @@ class World : public EventHandler {
   bool PassGateway(apf::Nanos now, int attempt);
   void LeaveGateway(Attempt& attempt);
   void NoteLevel(apf::Nanos now, int replica, int level);
+  // The one place a rejection is counted (timelines, metrics) and written on the attempt:
+  // refused on arrival, or `queued` and then timed out. Frees the attempt's level.
+  void RecordRejection(apf::Nanos now, Attempt& attempt, apf::RejectReason why, bool queued);
   void ScheduleBackend(int replica);
-  ListResult ListResultOf(const Call& call, const apf::RequestInfo& request) const;
 
   void OnInterval(apf::Nanos now);
-  void PollObjectCounts(apf::Nanos now, int replica);
 
   std::uint64_t Ref(std::uint32_t slot, std::uint32_t generation) const {
     return (static_cast<std::uint64_t>(generation) << 32) | slot;
@@ -196,20 +206,13 @@ class World : public EventHandler {
   TrafficSpec audit_traffic_;
   int trace_client_ = -1;  // --trace names this client, or
   int trace_level_ = -2;   // this priority level (index in the configuration); -2: none
-  std::uint64_t round_robin_ = 0;
-  Random lb_random_;
-  LoadBalancing load_balancing_;
-  bool watch_list_gate_ = true;  // the WatchList feature gate (on unless the scenario says)
+  LoadBalancer load_balancer_;
   apf::Nanos interval_start_ = 0;
   FlowMetrics metrics_;
-  struct GatewayState {
-    int in_flight = 0;
-    std::uint64_t request_rate_exceeded = 0;
-    std::uint64_t too_many_concurrent_requests = 0;
-  } gateway_;
+  Gateway gateway_;
 
  public:
-  const GatewayState& gateway() const { return gateway_; }
+  const GatewayCounts& gateway() const { return gateway_.counts(); }
 };
 
 }  // namespace sim

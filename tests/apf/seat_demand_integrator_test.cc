@@ -33,8 +33,3 @@ TEST_CASE("a zero-length period reports NaN moments", "[integrator]") {
   CHECK(std::isnan(r.average));
   CHECK(std::isnan(r.std_dev));
 }
-
-TEST_CASE("Go's Duration.Seconds splits whole seconds from the remainder", "[integrator]") {
-  CHECK(apf::GoDurationSeconds(1500000000) == 1.5);
-  CHECK(apf::GoDurationSeconds(10 * kSecond + 1) == 10.000000001);
-}

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstdint>
 
+#include "apf/go_numeric.h"
+
 using apf::kMillisecond;
 using apf::kSecond;
 
@@ -36,8 +38,6 @@ TEST_CASE("DurationPerSeat truncates toward zero", "[seatseconds]") {
   // 50 000 000 units over 10 seats is 5 seat-... 0.5 s / 10 = 50 ms.
   CHECK(apf::DurationPerSeat(50000000, 10) == 50 * kMillisecond);
   CHECK(apf::DurationPerSeat(50000000, 3) == 166666666);  // 166666666.67 truncated
-  CHECK(apf::GoRound(24.5) == 25);
-  CHECK(apf::GoRound(-24.5) == -25);
 }
 
 TEST_CASE("SeatsTimesDuration agrees with the rounding of queueset.go on random products",

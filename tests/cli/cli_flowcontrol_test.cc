@@ -2,7 +2,6 @@
 // to the bootstrap objects, and a JSON List), `apfsim explain --output json`, the two
 // `model` commands on the cases of APF-SPEC appendix A, and `apfsim lint`'s exit codes.
 #include <sys/wait.h>
-#include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <cstdio>
@@ -14,6 +13,7 @@
 #include "apf/bootstrap.h"
 #include "sim/flowcontrol/loader.h"
 #include "sim/model/classify.h"
+#include "tests/support/test_support.h"
 
 namespace {
 
@@ -24,9 +24,8 @@ struct Run {
 
 // Runs apfsim with `args` (and `stdin_text` on standard input), capturing stdout.
 Run Apfsim(const std::string& args, const std::string& stdin_text = "") {
-  const std::filesystem::path input =
-      std::filesystem::temp_directory_path() /
-      ("apfsim-cli-flowcontrol-" + std::to_string(::getpid()) + ".json");
+  const test_support::ScratchDir scratch("apfsim-cli-flowcontrol");
+  const std::filesystem::path input = scratch.path() / "stdin.json";
   {
     std::ofstream f(input);
     f << stdin_text;
@@ -41,7 +40,6 @@ Run Apfsim(const std::string& args, const std::string& stdin_text = "") {
   while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) r.out.append(buffer, n);
   const int status = ::pclose(pipe);
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::filesystem::remove(input);
   return r;
 }
 
@@ -170,14 +168,14 @@ TEST_CASE("apfsim model classify classifies authenticated requests", "[cli]") {
 }
 
 TEST_CASE("apfsim lint exits 0 with warnings and 2 on an invalid object", "[cli]") {
-  const Run clean = Apfsim("lint --config " + kFence);
-  CHECK(clean.exit_code == 0);
-  CHECK(clean.out == "0 warning(s) for Kubernetes 1.36\n");
-  const std::filesystem::path dir = std::filesystem::temp_directory_path();
-  const std::filesystem::path open_fence =
-      dir / ("apfsim-open-fence-" + std::to_string(::getpid()) + ".yaml");
-  const std::filesystem::path invalid =
-      dir / ("apfsim-invalid-" + std::to_string(::getpid()) + ".yaml");
+  // Seed 000's fence: 7-seat LISTs cannot fill its 46 seats (tests/sim/flowcontrol/lint_test.cc).
+  const Run fence = Apfsim("lint --config " + kFence);
+  CHECK(fence.exit_code == 0);
+  CHECK(fence.out.find("[queue-length-unenforced]\n1 warning(s) for Kubernetes 1.36\n") !=
+        std::string::npos);
+  const test_support::ScratchDir scratch("apfsim-cli-lint");
+  const std::filesystem::path open_fence = scratch.path() / "open-fence.yaml";
+  const std::filesystem::path invalid = scratch.path() / "invalid.yaml";
   {
     std::ifstream in(kFence);
     std::ofstream out(open_fence);
@@ -193,10 +191,8 @@ TEST_CASE("apfsim lint exits 0 with warnings and 2 on an invalid object", "[cli]
   const Run warned = Apfsim("lint --config " + open_fence.string());
   CHECK(warned.exit_code == 0);
   CHECK(warned.out.find("[fence-borrowing]") != std::string::npos);
-  CHECK(warned.out.find("1 warning(s)") != std::string::npos);
+  CHECK(warned.out.find("2 warning(s)") != std::string::npos);
   CHECK(Apfsim("lint --config " + invalid.string()).exit_code == 2);
-  std::filesystem::remove(open_fence);
-  std::filesystem::remove(invalid);
 }
 
 TEST_CASE("ClassifyCases refuses malformed cases with their path", "[cli]") {
@@ -209,4 +205,47 @@ TEST_CASE("ClassifyCases refuses malformed cases with their path", "[cli]") {
   } catch (const sim::InputError& e) {
     CHECK(std::string(e.what()) == "<stdin>: [0].verb: expected a string, got 3");
   }
+}
+
+TEST_CASE("apfsim lint --strict exits 1 on a warning, 0 without, 2 on bad input", "[cli]") {
+  CHECK(Apfsim("lint --strict --config " + kFence).exit_code == 1);
+  // drift-sweep runs the version's defaults only: nothing to warn about.
+  const Run clean = Apfsim("lint --strict --scenario " + std::string(APFSIM_SOURCE_DIR) +
+                           "/scenarios/drift-sweep.yaml");
+  CHECK(clean.exit_code == 0);
+  CHECK(clean.out == "0 warning(s) for Kubernetes 1.36\n");
+  CHECK(Apfsim("lint --strict --config " + std::string(APFSIM_SOURCE_DIR) +
+               "/scenarios/no-such-file.yaml")
+            .exit_code == 2);
+}
+
+TEST_CASE("apfsim lint --scenario lints the scenario's objects with its limits", "[cli]") {
+  // drift-sweep-fenced.yaml names seed000-fence.yaml: the warning is located in that file.
+  const Run fenced = Apfsim("lint --scenario " + std::string(APFSIM_SOURCE_DIR) +
+                            "/scenarios/drift-sweep-fenced.yaml");
+  CHECK(fenced.exit_code == 0);
+  CHECK(fenced.out.find("seed000-fence.yaml:20:27: warning: PriorityLevelConfiguration "
+                        "tenant-sweep") != std::string::npos);
+  CHECK(fenced.out.find("1 warning(s) for Kubernetes 1.36") != std::string::npos);
+  // The scenario gives the version; a flag that contradicts it is refused.
+  CHECK(Apfsim("lint --kubernetes-version 1.30 --scenario " + std::string(APFSIM_SOURCE_DIR) +
+               "/scenarios/drift-sweep.yaml")
+            .exit_code == 2);
+}
+
+TEST_CASE("apfsim explain --scenario prices the request with the scenario's objects and counts",
+          "[cli]") {
+  // Seed 000's fenced operator: 40,000 tenantbindings of 9,000 bytes would cost 10 seats
+  // (the watch cache's 1 MB cap); tenant-sweep's 46 seats cap a request at 7 (APF-SPEC 3.2).
+  const Run r = Apfsim("explain -o json --scenario " + std::string(APFSIM_SOURCE_DIR) +
+                       "/scenarios/drift-sweep-fenced.yaml --service-account "
+                       "platform/tenant-operator --verb list --api-group platform.example.com "
+                       "--resource tenantbindings --namespace ns-0001");
+  REQUIRE(r.exit_code == 0);
+  const nlohmann::json e = nlohmann::json::parse(r.out);
+  CHECK(e["priorityLevel"] == "tenant-sweep");
+  CHECK(e["workEstimate"]["initialSeats"] == 7);
+  CHECK(e["workEstimate"]["why"].get<std::string>().find("40000 objects of about 9000 bytes") !=
+        std::string::npos);
+  CHECK(Apfsim("explain --objects -1 --user u --verb list --resource pods").exit_code == 2);
 }

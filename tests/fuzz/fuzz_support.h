@@ -8,8 +8,6 @@
 #ifndef TESTS_FUZZ_FUZZ_SUPPORT_H_
 #define TESTS_FUZZ_FUZZ_SUPPORT_H_
 
-#include <unistd.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -18,6 +16,7 @@
 #include <string_view>
 
 #include "sim/io/input_error.h"
+#include "tests/support/scratch_dir.h"
 
 namespace fuzz_support {
 
@@ -36,11 +35,11 @@ int RunFuzzInput(Read&& read) {
 }
 
 // For readers that take a file (traces, audit logs, overlays): writes the input to a file
-// of this process in the temporary folder, replaced by each input, and returns its path.
+// in a scratch folder of this process (removed when it exits), replaced by each input, and
+// returns its path.
 inline std::string WriteInputFile(std::string_view text, const std::string& extension) {
-  static const std::string path = (std::filesystem::temp_directory_path() /
-                                   ("apfsim-fuzz-" + std::to_string(::getpid()) + extension))
-                                      .string();
+  static const test_support::ScratchDir scratch("apfsim-fuzz");
+  static const std::string path = scratch.File("input" + extension);
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out.write(text.data(), static_cast<std::streamsize>(text.size()));
   return path;

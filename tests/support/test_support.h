@@ -1,6 +1,7 @@
 // Helpers shared by tests that write files or run programs: a scratch folder removed at
-// the end of the test, reading a whole file, and running a shell command (apfsim itself,
-// or a script) with its output captured.
+// the end of the test (ScratchDir, tests/support/scratch_dir.h: the one way a test gets a
+// place to write), reading a whole file, and running a shell command (apfsim itself, or a
+// script) with its output captured.
 #ifndef TESTS_TEST_SUPPORT_H_
 #define TESTS_TEST_SUPPORT_H_
 
@@ -15,26 +16,9 @@
 #include <string>
 #include <system_error>
 
+#include "tests/support/scratch_dir.h"
+
 namespace test_support {
-
-class ScratchDir {
- public:
-  explicit ScratchDir(const std::string& prefix) {
-    std::string name = (std::filesystem::temp_directory_path() / (prefix + "-XXXXXX")).string();
-    REQUIRE(mkdtemp(name.data()) != nullptr);
-    path_ = name;
-  }
-  ~ScratchDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  ScratchDir(const ScratchDir&) = delete;
-  ScratchDir& operator=(const ScratchDir&) = delete;
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
 
 inline std::string ReadFile(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);

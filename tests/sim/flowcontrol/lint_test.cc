@@ -75,16 +75,93 @@ spec:
 
 }  // namespace
 
-TEST_CASE("seed 000's fence lints clean with borrowingLimitPercent: 0", "[lint]") {
-  CHECK(Lint(Fence(true)).empty());
+TEST_CASE(
+    "seed 000's fence with borrowingLimitPercent: 0 warns only that its queues outgrow "
+    "their limit",
+    "[lint]") {
+  // 265 shares at 600 seats give tenant-sweep ceil(600*20/265) = 46 seats; its max seats
+  // per request are max(1, min(ceil(0.15*46) = 7, 46/2 = 23)) = 7 (APF-SPEC 3), so 7-seat
+  // LISTs fill at most 6*7 = 42 seats and queue-full (all seats in use, APF-SPEC 5.4) never
+  // fires while they are the load: seed 000's fenced level held about 1,670 waiting
+  // requests behind a limit of 50.
+  const auto warnings = Lint(Fence(true));
+  REQUIRE(warnings.size() == 1);
+  CHECK(warnings[0].check == "queue-length-unenforced");
+  CHECK(warnings[0].name == "tenant-sweep");
+  CHECK(warnings[0].field == "spec.limited.limitResponse.queuing.queueLengthLimit");
+  CHECK(warnings[0].message.find("queueLengthLimit 50 is enforced only while all 46 seats") !=
+        std::string::npos);
+  CHECK(warnings[0].message.find("(7 seats, a LIST at this level's cap) fill at most 42") !=
+        std::string::npos);
   const sim::FlowControlManifests m =
       sim::LoadFlowControlFile(std::string(APFSIM_SOURCE_DIR) + "/scenarios/seed000-fence.yaml");
   const auto setup = sim::BuildFlowControl({1, 36}, m);
-  CHECK(sim::LintFlowControl(m, setup, {}).empty());
+  const auto file_warnings = sim::LintFlowControl(m, setup, {});
+  REQUIRE(file_warnings.size() == 1);
+  CHECK(file_warnings[0].check == "queue-length-unenforced");
+}
+
+TEST_CASE("a level whose widest requests add up to its seats has no queue-length warning",
+          "[lint]") {
+  // 21 shares of 266: ceil(600*21/266) = 48 seats; max seats min(ceil(7.2) = 8, 24) = 8,
+  // and 48 = 6 * 8, so 8-seat LISTs can hold every seat.
+  std::string fence = Fence(true);
+  fence.replace(fence.find("nominalConcurrencyShares: 20"), 28, "nominalConcurrencyShares: 21");
+  CHECK(Only(Lint(fence), "queue-length-unenforced").empty());
+}
+
+TEST_CASE("every service account sent to catch-all at precedence 8000 is reported (seed 001)",
+          "[lint]") {
+  // Seed 001's "wrong precedence": at 8000 the schema comes before service-accounts (9000),
+  // so every service account's request goes to catch-all: ceil(600*5/245) = 13 seats
+  // instead of workload-low's ceil(600*100/245) = 245 (the default shares sum to 245).
+  const auto w = Only(Lint(R"(apiVersion: flowcontrol.apiserver.k8s.io/v1
+kind: FlowSchema
+metadata: {name: all-sa}
+spec:
+  priorityLevelConfiguration: {name: catch-all}
+  matchingPrecedence: 8000
+  distinguisherMethod: {type: ByUser}
+  rules:
+  - subjects: [{kind: Group, group: {name: system:serviceaccounts}}]
+    resourceRules: [{verbs: ["*"], apiGroups: ["*"], resources: ["*"], namespaces: ["*"], clusterScope: true}]
+)"),
+                      "shadowing");
+  REQUIRE(w.size() == 1);
+  CHECK(w[0].name == "all-sa");
+  CHECK(w[0].where.line == 6);
+  CHECK(w[0].message.find("the suggested FlowSchema service-accounts (9000) sends to "
+                          "workload-low (245 seats)") != std::string::npos);
+  CHECK(w[0].message.find("now goes to catch-all (13 seats)") != std::string::npos);
+}
+
+TEST_CASE("a level for a whole group may borrow: no fence-borrowing warning", "[lint]") {
+  const auto all = Lint(R"(apiVersion: flowcontrol.apiserver.k8s.io/v1
+kind: PriorityLevelConfiguration
+metadata: {name: team}
+spec:
+  type: Limited
+  limited:
+    nominalConcurrencyShares: 30
+    limitResponse: {type: Queue, queuing: {queues: 64, handSize: 6}}
+---
+apiVersion: flowcontrol.apiserver.k8s.io/v1
+kind: FlowSchema
+metadata: {name: team}
+spec:
+  priorityLevelConfiguration: {name: team}
+  matchingPrecedence: 5000
+  distinguisherMethod: {type: ByUser}
+  rules:
+  - subjects: [{kind: Group, group: {name: team}}]
+    nonResourceRules: [{verbs: ["*"], nonResourceURLs: ["*"]}]
+)");
+  CHECK(Only(all, "fence-borrowing").empty());
 }
 
 TEST_CASE("seed 000's fence without borrowingLimitPercent warns that it does not fence", "[lint]") {
-  const auto warnings = Lint(Fence(false));
+  // (It also has the queue-length warning of the test above.)
+  const auto warnings = Only(Lint(Fence(false)), "fence-borrowing");
   REQUIRE(warnings.size() == 1);
   const LintWarning& w = warnings[0];
   CHECK(w.check == "fence-borrowing");
@@ -138,9 +215,12 @@ spec:
                                      x.message.find(" (") - x.message.find("FlowSchema ") - 11));
   }
   // 450 comes after system-leader-election (100) and system-node-high (400), before the
-  // rest of the system schemas.
+  // rest of the system schemas. It also takes every service account from service-accounts
+  // (workload-low, 245 seats at 600) into global-default (49 seats): a whole class of
+  // clients moved to fewer seats. global-default's own requests stay on its level.
   CHECK(shadowed == std::set<std::string>{"system-nodes", "kube-controller-manager",
-                                          "kube-scheduler", "kube-system-service-accounts"});
+                                          "kube-scheduler", "kube-system-service-accounts",
+                                          "service-accounts"});
   for (const auto& x : w) {
     if (x.message.find("system-nodes") != std::string::npos) {
       CHECK(x.message.find("for example list pods (no namespace) by user \"system:node:node-1\" "
@@ -241,16 +321,52 @@ spec:
 )"),
              "collisions")
             .empty());
-  // A whole group: the assumed 10 flows, so 9 others; with 8 queues and hands of 2:
-  // 1 - 2 (21/28)^9 + (15/28)^9 = 1 - 0.15017 + 0.00364 = 0.8535, printed as 85%.
-  const auto w = Only(Lint(level + R"(  - subjects: [{kind: Group, group: {name: team}}]
+  const std::string group = R"(  - subjects: [{kind: Group, group: {name: team}}]
     nonResourceRules: [{verbs: ["*"], nonResourceURLs: ["*"]}]
-)"),
-                      "collisions");
+)";
+  // A whole group: the assumed 10 flows. With the default one heavy flow, a light flow's
+  // hand of 2 out of 8 queues is covered only by the same hand: 1/C(8,2) = 1/28 = 3.6%.
+  CHECK(Only(Lint(level + group), "collisions").empty());
+  // All 10 heavy (9 others); with 8 queues and hands of 2:
+  // 1 - 2 (21/28)^9 + (15/28)^9 = 1 - 0.15017 + 0.00364 = 0.8535, printed as 85%.
+  sim::LintOptions all_heavy;
+  all_heavy.heavy_flows = 10;
+  const auto w = Only(Lint(level + group, all_heavy), "collisions");
   REQUIRE(w.size() == 1);
   CHECK(w[0].name == "team");
   CHECK(w[0].message.find("an assumed 10 flows") != std::string::npos);
+  CHECK(w[0].message.find("of which 9 heavy") != std::string::npos);
   CHECK(w[0].message.find("probability 85%") != std::string::npos);
+}
+
+TEST_CASE("seed 001's lab: one heavy flow covers a hand of 2 of 4 queues one time in six",
+          "[lint]") {
+  // apf-lab-limited: 4 queues, hand 2: C(4,2) = 6 hands, so a light flow shares its whole
+  // hand with the one heavy flow with probability 1/6 = 17%.
+  const auto w = Only(Lint(R"(apiVersion: flowcontrol.apiserver.k8s.io/v1
+kind: PriorityLevelConfiguration
+metadata: {name: apf-lab-limited}
+spec:
+  type: Limited
+  limited:
+    nominalConcurrencyShares: 10
+    limitResponse: {type: Queue, queuing: {queues: 4, handSize: 2, queueLengthLimit: 8}}
+---
+apiVersion: flowcontrol.apiserver.k8s.io/v1
+kind: FlowSchema
+metadata: {name: apf-lab-pods}
+spec:
+  matchingPrecedence: 900
+  distinguisherMethod: {type: ByUser}
+  priorityLevelConfiguration: {name: apf-lab-limited}
+  rules:
+  - subjects: [{kind: Group, group: {name: system:authenticated}}]
+    resourceRules: [{verbs: ["get", "list"], apiGroups: [""], resources: ["pods"], namespaces: ["apf-lab"]}]
+)"),
+                      "collisions");
+  REQUIRE(w.size() == 1);
+  CHECK(w[0].message.find("of which 1 heavy") != std::string::npos);
+  CHECK(w[0].message.find("probability 17%") != std::string::npos);
 }
 
 TEST_CASE("a nominal limit below max seats times hand size is reported (#115409)", "[lint]") {

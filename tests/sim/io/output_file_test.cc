@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "sim/io/input_error.h"
+#include "tests/support/test_support.h"
 
 namespace fs = std::filesystem;
 
@@ -17,16 +18,11 @@ std::string Slurp(const fs::path& p) {
   s << in.rdbuf();
   return s.str();
 }
-fs::path TempDir(const char* name) {
-  fs::path dir = fs::temp_directory_path() / (std::string("apfsim-test-") + name);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
 }  // namespace
 
 TEST_CASE("an output file appears only when committed", "[output]") {
-  fs::path dir = TempDir("commit");
+  const test_support::ScratchDir scratch("apfsim-output-file");
+  const fs::path& dir = scratch.path();
   fs::path target = dir / "summary.json";
   {
     sim::OutputFile out(target.string());
@@ -42,7 +38,6 @@ TEST_CASE("an output file appears only when committed", "[output]") {
   }
   CHECK(Slurp(target) == "{\"a\": 1}\n");
   CHECK(std::distance(fs::directory_iterator(dir), fs::directory_iterator()) == 1);
-  fs::remove_all(dir);
 }
 
 TEST_CASE("an unwritable output folder is a clear error", "[output]") {

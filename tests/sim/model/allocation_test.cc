@@ -3,7 +3,6 @@
 #include "sim/model/allocation.h"
 
 #include <sys/wait.h>
-#include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <cstdio>
@@ -16,6 +15,7 @@
 
 #include "sim/io/input_error.h"
 #include "sim/io/json_input.h"
+#include "tests/support/test_support.h"
 
 namespace {
 
@@ -168,9 +168,8 @@ TEST_CASE("model allocation names the field of every bad input", "[allocation][r
 TEST_CASE("apfsim model allocation reads stdin, writes JSON and exits 2 on bad input",
           "[allocation][replay][cli]") {
   namespace fs = std::filesystem;
-  const fs::path dir =
-      fs::temp_directory_path() / ("apfsim_model_allocation_test_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
+  const test_support::ScratchDir scratch("apfsim-model-allocation");
+  const fs::path& dir = scratch.path();
   auto run = [&](const std::string& input, std::string* output) {
     std::ofstream(dir / "in.json") << input;
     const std::string command = std::string(APFSIM_BINARY) + " model allocation < " +
@@ -189,5 +188,4 @@ TEST_CASE("apfsim model allocation reads stdin, writes JSON and exits 2 on bad i
   CHECK(out[0]["periods"][1]["workload-low"]["currentCL"] == 338);
   CHECK(run("[{\"serverConcurrencyLimit\": 600, \"levels\": [}]", &output) == 2);
   CHECK(run("[{\"serverConcurrencyLimit\": 600}]", &output) == 2);
-  fs::remove_all(dir);
 }

@@ -15,6 +15,7 @@
 #include "sim/report/junit.h"
 #include "sim/scenario/loader.h"
 #include "sim/workflows/run.h"
+#include "tests/support/test_support.h"
 
 namespace fs = std::filesystem;
 using sim::Expectation;
@@ -23,13 +24,6 @@ namespace {
 
 std::string Fixture(const char* name) {
   return std::string(APFSIM_SOURCE_DIR) + "/tests/fixtures/check/" + name;
-}
-
-fs::path TempDir(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("apfsim-check-test-" + name);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
 }
 
 std::string Slurp(const fs::path& p) {
@@ -120,7 +114,8 @@ TEST_CASE("an expectation path splits at the summary.json field, so names may ho
 
 TEST_CASE("spec.expect is read strictly, with the file, line and column of each error",
           "[expect]") {
-  const fs::path dir = TempDir("loader");
+  const test_support::ScratchDir scratch("apfsim-check-loader");
+  const fs::path& dir = scratch.path();
   {
     const sim::Scenario s = sim::LoadScenario(
         ScenarioWithExpect(
@@ -183,7 +178,8 @@ TEST_CASE(
     "[expect]") {
   sim::RunRequest request;
   request.scenario_file = Fixture("windows.yaml");
-  request.out_dir = TempDir("windows").string();
+  const test_support::ScratchDir scratch("apfsim-check-windows");
+  request.out_dir = scratch.path().string();
   request.quiet = true;
   const sim::RunOutcome outcome = sim::RunScenario(request);
   const auto& r = outcome.expectations;
@@ -208,7 +204,8 @@ TEST_CASE(
 
 TEST_CASE("apfsim check exits 1 on a false assertion and writes it as a failed JUnit case",
           "[expect][cli]") {
-  const fs::path dir = TempDir("false");
+  const test_support::ScratchDir scratch("apfsim-check-false");
+  const fs::path& dir = scratch.path();
   const fs::path junit = dir / "junit.xml";
   CHECK(RunApfsim("check " + Fixture("false.yaml") + " --out " + (dir / "out").string() +
                       " --junit " + junit.string(),
@@ -230,7 +227,8 @@ TEST_CASE("apfsim check exits 1 on a false assertion and writes it as a failed J
 }
 
 TEST_CASE("apfsim check exits 0 when every assertion holds", "[expect][cli]") {
-  const fs::path dir = TempDir("pass");
+  const test_support::ScratchDir scratch("apfsim-check-pass");
+  const fs::path& dir = scratch.path();
   CHECK(RunApfsim("check " + Fixture("windows.yaml") + " --out " + (dir / "out").string() +
                       " --junit " + (dir / "junit.xml").string(),
                   dir) == 0);
@@ -239,7 +237,8 @@ TEST_CASE("apfsim check exits 0 when every assertion holds", "[expect][cli]") {
 
 TEST_CASE("apfsim check exits 2 on a bad path, naming its location, and writes no JUnit",
           "[expect][cli]") {
-  const fs::path dir = TempDir("bad");
+  const test_support::ScratchDir scratch("apfsim-check-bad");
+  const fs::path& dir = scratch.path();
   const fs::path junit = dir / "junit.xml";
   CHECK(RunApfsim("check " + Fixture("bad-path.yaml") + " --junit " + junit.string(), dir) == 2);
   // The item is on line 14 of the fixture; the path's value starts at column 12.

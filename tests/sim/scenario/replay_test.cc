@@ -15,6 +15,7 @@
 #include "sim/scenario/metrics_import.h"
 #include "sim/scenario/trace_replay.h"
 #include "sim/workflows/run.h"
+#include "tests/support/test_support.h"
 
 namespace fs = std::filesystem;
 
@@ -24,10 +25,12 @@ std::string Fixture(const std::string& name) {
   return std::string(APFSIM_SOURCE_DIR) + "/tests/fixtures/replay/" + name;
 }
 
-sim::RunOutcome Run(const std::string& file, const std::string& trace, const std::string& dir) {
+// Runs the scenario `file` with `--trace trace`, its outputs in `out_dir`.
+sim::RunOutcome Run(const std::string& file, const std::string& trace,
+                    const test_support::ScratchDir& out_dir) {
   sim::RunRequest request;
   request.scenario_file = file;
-  request.out_dir = (fs::temp_directory_path() / dir).string();
+  request.out_dir = out_dir.path().string();
   request.trace = trace;
   request.quiet = true;
   return sim::RunScenario(request);
@@ -77,7 +80,8 @@ TEST_CASE("CSV fields split with RFC 4180 quoting", "[replay]") {
 
 TEST_CASE("a trace's rows are called at start plus their time and run for their service time",
           "[replay][trace]") {
-  const sim::RunOutcome out = Run(Fixture("trace-timing.yaml"), "replayer", "apfsim-replay-timing");
+  const test_support::ScratchDir scratch("apfsim-replay-timing");
+  const sim::RunOutcome out = Run(Fixture("trace-timing.yaml"), "replayer", scratch);
   const auto lines = ReadJsonLines(out.out_dir + "/trace.jsonl");
   // trace-timing.csv: rows at 0.5, 1.0, 1.0, 2.25 s from the item's start (1 s), with
   // service times 0.1, 0.25, 0.05, 0.002 s; the server is idle, so nothing waits.
@@ -107,8 +111,9 @@ TEST_CASE("a trace's rows are called at start plus their time and run for their 
 }
 
 TEST_CASE("a bad trace row is an input error at its file and line", "[replay][trace]") {
+  const test_support::ScratchDir scratch("apfsim-replay-bad-row");
   try {
-    Run(Fixture("trace-bad-row.yaml"), "", "apfsim-replay-bad-row");
+    Run(Fixture("trace-bad-row.yaml"), "", scratch);
     FAIL("expected an InputError");
   } catch (const sim::InputError& e) {
     CHECK(e.where().file == Fixture("trace-bad-row.csv"));
@@ -118,7 +123,8 @@ TEST_CASE("a bad trace row is an input error at its file and line", "[replay][tr
 }
 
 TEST_CASE("a trace row naming another client is refused", "[replay][trace]") {
-  const fs::path csv = fs::temp_directory_path() / "apfsim-replay-wrong-client.csv";
+  const test_support::ScratchDir scratch("apfsim-replay-wrong-client");
+  const fs::path csv = scratch.path() / "trace.csv";
   std::ofstream(csv) << "time,client,verb,apiGroup,resource,namespace,name,query,serviceTime\n"
                         "0,someone-else,get,,pods,default,p,,\n";
   sim::CsvTraceReader reader(csv.string(), "replayer", 0);
@@ -213,7 +219,8 @@ TEST_CASE("the sample audit log replays with one client per identity", "[replay]
   CHECK(names == std::set<std::string>{"system:serviceaccount:argocd:argocd-application-controller",
                                        "system:serviceaccount:platform:tenant-operator", "alice",
                                        "system:node:node-1", "bob"});
-  const sim::RunOutcome out = Run(scenario, "", "apfsim-replay-audit");
+  const test_support::ScratchDir scratch("apfsim-replay-audit");
+  const sim::RunOutcome out = Run(scenario, "", scratch);
   CHECK(out.summary["replay"]["replayedCalls"] == complete);
   CHECK(out.summary["replay"]["auditLog"]["identities"] == 5);
   CHECK(out.summary["clients"]["bob"]["calls"] == 5);
@@ -266,8 +273,8 @@ TEST_CASE("explicit resources override the counts from metrics", "[replay][metri
 TEST_CASE("trace.jsonl follows a priority level with classification and retries",
           "[replay][trace]") {
   // The timing fixture's "other" client is a plain user: global-default level.
-  const sim::RunOutcome out =
-      Run(Fixture("trace-timing.yaml"), "global-default", "apfsim-replay-level");
+  const test_support::ScratchDir scratch("apfsim-replay-level");
+  const sim::RunOutcome out = Run(Fixture("trace-timing.yaml"), "global-default", scratch);
   const auto lines = ReadJsonLines(out.out_dir + "/trace.jsonl");
   REQUIRE_FALSE(lines.empty());
   for (const auto& l : lines) {
@@ -278,6 +285,6 @@ TEST_CASE("trace.jsonl follows a priority level with classification and retries"
     CHECK(l["hand"].size() == 6);  // global-default: 128 queues, hand size 6
     CHECK(l["seats"]["initial"] == 1);
   }
-  CHECK_THROWS_AS(Run(Fixture("trace-timing.yaml"), "nobody", "apfsim-replay-nobody"),
-                  sim::InputError);
+  const test_support::ScratchDir nobody("apfsim-replay-nobody");
+  CHECK_THROWS_AS(Run(Fixture("trace-timing.yaml"), "nobody", nobody), sim::InputError);
 }

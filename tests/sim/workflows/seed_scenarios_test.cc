@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "sim/workflows/run.h"
+#include "tests/support/test_support.h"
 
 namespace fs = std::filesystem;
 
@@ -16,11 +17,11 @@ std::string Scenario(const char* name) {
   return std::string(APFSIM_SOURCE_DIR) + "/scenarios/" + name + ".yaml";
 }
 
-sim::RunOutcome Run(const char* name, const std::string& out_suffix = "") {
+// Runs scenarios/NAME.yaml with its outputs in `out_dir`.
+sim::RunOutcome Run(const char* name, const fs::path& out_dir) {
   sim::RunRequest request;
   request.scenario_file = Scenario(name);
-  request.out_dir =
-      (fs::temp_directory_path() / ("apfsim-seed-" + std::string(name) + out_suffix)).string();
+  request.out_dir = out_dir.string();
   request.quiet = true;
   return sim::RunScenario(request);
 }
@@ -62,7 +63,8 @@ std::uint64_t SumColumn(const std::string& dir, const std::string& level, const 
 }  // namespace
 
 TEST_CASE("drift-sweep reproduces seed 000", "[scenario][seed000]") {
-  const sim::RunOutcome run = Run("drift-sweep");
+  const test_support::ScratchDir scratch("apfsim-seed-drift-sweep");
+  const sim::RunOutcome run = Run("drift-sweep", scratch.path());
   const auto& s = run.summary;
   const auto& wl = s["priorityLevels"]["workload-low"];
   // Seed 000: the LIST of a namespace is charged 10 seats (360 MB from the watch cache,
@@ -80,7 +82,8 @@ TEST_CASE("drift-sweep reproduces seed 000", "[scenario][seed000]") {
 
 TEST_CASE("drift-sweep-fixed has no rejections in workload-low and the fence's numbers",
           "[scenario][seed000]") {
-  const auto s = Run("drift-sweep-fixed").summary;
+  const test_support::ScratchDir scratch("apfsim-seed-drift-sweep-fixed");
+  const auto s = Run("drift-sweep-fixed", scratch.path()).summary;
   const auto& wl = s["priorityLevels"]["workload-low"];
   const auto& ts = s["priorityLevels"]["tenant-sweep"];
   CHECK(wl["rejected"]["queue-full"] == 0);
@@ -96,8 +99,9 @@ TEST_CASE("drift-sweep-fixed has no rejections in workload-low and the fence's n
 
 TEST_CASE("a scenario run twice with the same seed writes identical files",
           "[scenario][determinism]") {
-  const sim::RunOutcome a = Run("drift-sweep", "-a");
-  const sim::RunOutcome b = Run("drift-sweep", "-b");
+  const test_support::ScratchDir scratch("apfsim-seed-twice");
+  const sim::RunOutcome a = Run("drift-sweep", scratch.path() / "a");
+  const sim::RunOutcome b = Run("drift-sweep", scratch.path() / "b");
   for (const char* file : {"summary.json", "timeline.csv", "clients.csv", "metrics.prom"}) {
     INFO(file);
     const std::string x = Slurp(fs::path(a.out_dir) / file);
@@ -110,14 +114,15 @@ TEST_CASE(
     "event-storm: events crowd out writes with APF off, are confined with APF on, cut with "
     "EventRateLimit",
     "[scenario][seed002]") {
-  const auto off = Run("event-storm").summary;
+  const test_support::ScratchDir scratch("apfsim-seed-event-storm");
+  const auto off = Run("event-storm", scratch.path() / "off").summary;
   // MaxInFlight: lease renewals and node status share the mutating pool with the events.
   CHECK(off["clients"]["kubelet"]["http429"].get<int>() > 0);
   CHECK(off["priorityLevels"]["mutating"]["peakExecutingSeats"] == 200);
   CHECK(off["priorityLevels"]["readonly"]["rejected"]["concurrency-limit"] == 0);
   const double slow_reads = off["clients"]["reporting"]["latencySeconds"]["p99"];
 
-  const auto on = Run("event-storm-apf").summary;
+  const auto on = Run("event-storm-apf", scratch.path() / "on").summary;
   CHECK(on["clients"]["kubelet"]["http429"] == 0);
   CHECK(on["clients"]["kube-controller-manager"]["http429"] == 0);
   CHECK(on["clients"]["kube-scheduler"]["http429"] == 0);
@@ -125,7 +130,7 @@ TEST_CASE(
   CHECK(on["priorityLevels"]["leader-election"]["rejected"]["queue-full"] == 0);
   CHECK(on["priorityLevels"]["node-high"]["rejected"]["queue-full"] == 0);
 
-  const auto erl = Run("event-storm-ratelimit").summary;
+  const auto erl = Run("event-storm-ratelimit", scratch.path() / "erl").summary;
   // Admission refuses most events (429 without Retry-After: not retried)...
   CHECK(erl["clients"]["buggy-controller"]["failed"].get<double>() >
         0.9 * erl["clients"]["buggy-controller"]["calls"].get<double>());

@@ -1,7 +1,8 @@
-// The client-side token bucket (CLIENT-SPEC 1.1 and 1.3, golang.org/x/time/rate): delays
-// on sequences worked out by hand in the comments. Every number here also agrees with
-// golang.org/x/time/rate's rate.go (commit 2b4e439) run on the same sequence under Go.
-#include "sim/clients/token_bucket.h"
+// golang.org/x/time/rate's Limiter (apf/rate_limiter.h) as client-go's RESTClient throttle
+// (CLIENT-SPEC 1.1 and 1.3), the workqueue's bucket and the EventRateLimit plugin use it:
+// delays on sequences worked out by hand in the comments. Every number here also agrees
+// with golang.org/x/time/rate's rate.go (commit 2b4e439) run on the same sequence under Go.
+#include "apf/rate_limiter.h"
 
 #include <catch2/catch.hpp>
 #include <vector>
@@ -12,46 +13,46 @@
 using apf::kMillisecond;
 using apf::kNever;
 using apf::kSecond;
-using sim::TokenBucket;
-using sim::TokenWaitStatus;
+using apf::RateLimiter;
+using WaitStatus = apf::RateLimiter::WaitStatus;
 
 namespace {
 
-apf::Nanos WaitDelay(TokenBucket& bucket, apf::Nanos now) {
-  const sim::TokenWait w = bucket.Wait(now, kNever);
-  REQUIRE(w.status == TokenWaitStatus::kGranted);
+apf::Nanos WaitDelay(RateLimiter& bucket, apf::Nanos now) {
+  const RateLimiter::WaitResult w = bucket.Wait(now, kNever);
+  REQUIRE(w.status == WaitStatus::kGranted);
   return w.delay_ns;
 }
 
 }  // namespace
 
-TEST_CASE("a full bucket grants the burst at once, then one token per 1/qps", "[token_bucket]") {
+TEST_CASE("a full bucket grants the burst at once, then one token per 1/qps", "[rate_limiter]") {
   // client-go's default 5 QPS / 10 burst (CLIENT-SPEC 1.1). Twelve Waits at t=0: the
   // bucket starts full, so ten go at once; the 11th finds 10-10-1 = -1 tokens and waits
   // 1/5 s = 200 ms; the 12th finds -2 and waits 400 ms (FIFO spacing of 1/r, 1.3).
-  TokenBucket bucket(5, 10);
+  RateLimiter bucket(5, 10);
   for (int i = 0; i < 10; ++i) CHECK(WaitDelay(bucket, 0) == 0);
   CHECK(WaitDelay(bucket, 0) == 200 * kMillisecond);
   CHECK(WaitDelay(bucket, 0) == 400 * kMillisecond);
   CHECK(bucket.TokensAt(0) == -2.0);
 }
 
-TEST_CASE("an idle bucket refills only up to its burst", "[token_bucket]") {
+TEST_CASE("an idle bucket refills only up to its burst", "[rate_limiter]") {
   // After draining to -2 at t=0, 10 s of idling would add 5*10 = 50 tokens, but advance()
   // caps the bucket at the burst: 10 tokens, so ten more go at once and the 11th waits
   // 200 ms again.
-  TokenBucket bucket(5, 10);
+  RateLimiter bucket(5, 10);
   for (int i = 0; i < 12; ++i) bucket.Wait(0, kNever);
   CHECK(bucket.TokensAt(10 * kSecond) == 10.0);
   for (int i = 0; i < 10; ++i) CHECK(WaitDelay(bucket, 10 * kSecond) == 0);
   CHECK(WaitDelay(bucket, 10 * kSecond) == 200 * kMillisecond);
 }
 
-TEST_CASE("steady arrivals pay for the refill they missed", "[token_bucket]") {
+TEST_CASE("steady arrivals pay for the refill they missed", "[rate_limiter]") {
   // 3 QPS, burst 1. t=0: 1-1 = 0, no wait. t=0: 0-1 = -1, wait 1/3 s = 333333333.3 ns,
   // truncated. t=100ms: -1 + 0.1*3 = -0.7, minus 1 = -1.7, wait 1.7/3 s = 566666666.6 ns
   // -> 566666666. t=1s: -1.7 + 0.9*3 = 1.0 (capped at 1), minus 1 = 0, no wait.
-  TokenBucket bucket(3, 1);
+  RateLimiter bucket(3, 1);
   CHECK(WaitDelay(bucket, 0) == 0);
   CHECK(WaitDelay(bucket, 0) == 333333333);
   CHECK(WaitDelay(bucket, 100 * kMillisecond) == 566666666);
@@ -60,11 +61,11 @@ TEST_CASE("steady arrivals pay for the refill they missed", "[token_bucket]") {
   CHECK(WaitDelay(bucket, kSecond) == 333333333);
 }
 
-TEST_CASE("waits are truncated nanoseconds of (tokens / limit) * 1e9", "[token_bucket]") {
+TEST_CASE("waits are truncated nanoseconds of (tokens / limit) * 1e9", "[rate_limiter]") {
   // 7 QPS, burst 3: ten Waits at t=0 wait k/7 s for k = 0..7, truncated. Then at
   // t = 123456789 ns the bucket holds -7 + 0.123456789*7 = -6.135802477 tokens; one more
   // leaves -7.135802477, a wait of 7.135802477/7 s = 1.0194003538... s -> 1019400353 ns.
-  TokenBucket bucket(7, 3);
+  RateLimiter bucket(7, 3);
   std::vector<apf::Nanos> delays;
   for (int i = 0; i < 10; ++i) delays.push_back(WaitDelay(bucket, 0));
   CHECK(delays == std::vector<apf::Nanos>{0, 0, 0, 142857142, 285714285, 428571428, 571428571,
@@ -72,67 +73,40 @@ TEST_CASE("waits are truncated nanoseconds of (tokens / limit) * 1e9", "[token_b
   CHECK(WaitDelay(bucket, 123456789) == 1019400353);
 }
 
-TEST_CASE("QPS is a float32 widened to float64, as rate.Limit(qps) does", "[token_bucket]") {
-  // rest.Config.QPS is a float32: 0.1f is 13421773 * 2^-27 = 0.100000001490116..., so one
-  // token takes 1/0.100000001490116 s = 9.99999985098838... s -> 9999999850 ns, not 10 s.
-  // Two tokens: 19999999701.97... -> 19999999701 ns.
-  auto bucket = sim::NewRestClientRateLimiter(0.1f, 1);
-  REQUIRE(bucket.has_value());
-  CHECK(WaitDelay(*bucket, 0) == 0);
-  CHECK(WaitDelay(*bucket, 0) == 9999999850);
-  CHECK(WaitDelay(*bucket, 0) == 19999999701);
-}
-
-TEST_CASE("rest.Config QPS and Burst: 0 means 5 and 10, negative QPS means no limiter",
-          "[token_bucket]") {
-  // CLIENT-SPEC 1.1, rest/config.go RESTClientForConfigAndClient.
-  auto defaults = sim::NewRestClientRateLimiter(0, 0);
-  REQUIRE(defaults.has_value());
-  CHECK(defaults->limit() == 5.0);
-  CHECK(defaults->burst() == 10);
-  auto only_qps = sim::NewRestClientRateLimiter(1000, 0);  // seed 000's tenant-operator
-  REQUIRE(only_qps.has_value());
-  CHECK(only_qps->burst() == 10);
-  // controller-runtime >= v0.21 sets QPS = -1 when it was 0 (CLIENT-SPEC 1.4).
-  CHECK_FALSE(sim::NewRestClientRateLimiter(-1, 0).has_value());
-  CHECK_FALSE(sim::NewRestClientRateLimiter(-1, 500).has_value());
-}
-
 TEST_CASE("a Wait that cannot be granted before the deadline fails at once and takes nothing",
-          "[token_bucket]") {
+          "[rate_limiter]") {
   // 5 QPS, burst 1, drained at t=0: the next token needs 200 ms (CLIENT-SPEC 1.3 step 4).
-  TokenBucket bucket(5, 1);
+  RateLimiter bucket(5, 1);
   CHECK(WaitDelay(bucket, 0) == 0);
-  sim::TokenWait w = bucket.Wait(0, 199999999);
-  CHECK(w.status == TokenWaitStatus::kWouldExceedDeadline);
+  RateLimiter::WaitResult w = bucket.Wait(0, 199999999);
+  CHECK(w.status == WaitStatus::kWouldExceedDeadline);
   CHECK(bucket.TokensAt(0) == 0.0);        // unchanged
   w = bucket.Wait(0, 200 * kMillisecond);  // wait == deadline - now is allowed (<=)
-  CHECK(w.status == TokenWaitStatus::kGranted);
+  CHECK(w.status == WaitStatus::kGranted);
   CHECK(w.delay_ns == 200 * kMillisecond);
   CHECK(bucket.TokensAt(0) == -1.0);
   // A context already past its deadline: ctx.Err(), nothing reserved.
-  CHECK(bucket.Wait(300 * kMillisecond, 300 * kMillisecond).status ==
-        TokenWaitStatus::kContextDone);
+  CHECK(bucket.Wait(300 * kMillisecond, 300 * kMillisecond).status == WaitStatus::kContextDone);
   CHECK(bucket.TokensAt(300 * kMillisecond) == Approx(-1.0 + 0.3 * 5));
 }
 
-TEST_CASE("a burst below one fails every Wait", "[token_bucket]") {
+TEST_CASE("a burst below one fails every Wait", "[rate_limiter]") {
   // rate.wait: n=1 > burst -> "exceeds limiter's burst" (CLIENT-SPEC 1.1, negative Burst).
-  TokenBucket bucket(5, -1);
-  CHECK(bucket.Wait(0, kNever).status == TokenWaitStatus::kExceedsBurst);
+  RateLimiter bucket(5, -1);
+  CHECK(bucket.Wait(0, kNever).status == WaitStatus::kExceedsBurst);
   CHECK_FALSE(bucket.Allow(0));
 }
 
-TEST_CASE("cancelling the last reservation gives its token back", "[token_bucket]") {
+TEST_CASE("cancelling the last reservation gives its token back", "[rate_limiter]") {
   // 1 QPS, burst 1. At t=0: r1 no wait (0 tokens), r2 waits 1 s (-1), r3 waits 2 s (-2).
   // r3 cancelled at 0.5 s: restore = 1 - (lastEvent 2s - r3 2s)*1 = 1; tokens at 0.5 s are
   // -2 + 0.5 = -1.5, +1 = -0.5, and lastEvent moves back to 2s - 1s = 1s. A new Wait at
   // 0.5 s then needs 1.5 tokens: 1.5 s. Cancelling r2 afterwards restores 1 - (2s - 1s)*1
   // = 0 tokens: later reservations have built on it.
-  TokenBucket bucket(1, 1);
+  RateLimiter bucket(1, 1);
   bucket.Wait(0, kNever);
-  const sim::TokenWait r2 = bucket.Wait(0, kNever);
-  const sim::TokenWait r3 = bucket.Wait(0, kNever);
+  const RateLimiter::WaitResult r2 = bucket.Wait(0, kNever);
+  const RateLimiter::WaitResult r3 = bucket.Wait(0, kNever);
   CHECK(r2.delay_ns == kSecond);
   CHECK(r3.delay_ns == 2 * kSecond);
   bucket.CancelAt(r3.reservation, 500 * kMillisecond);
@@ -142,18 +116,18 @@ TEST_CASE("cancelling the last reservation gives its token back", "[token_bucket
   CHECK(bucket.TokensAt(500 * kMillisecond) == -1.5);
 }
 
-TEST_CASE("Reserve always succeeds and spaces a drained bucket by 1/r", "[token_bucket]") {
+TEST_CASE("Reserve always succeeds and spaces a drained bucket by 1/r", "[rate_limiter]") {
   // The workqueue's overall 10 QPS / 100 burst bucket (CLIENT-SPEC 5.2): 100 at once,
   // then 100 ms, 200 ms, ... for the 101st, 102nd, ...
-  TokenBucket bucket(10, 100);
+  RateLimiter bucket(10, 100);
   for (int i = 0; i < 100; ++i) CHECK(bucket.Reserve(0).DelayFrom(0) == 0);
   CHECK(bucket.Reserve(0).DelayFrom(0) == 100 * kMillisecond);
   CHECK(bucket.Reserve(0).DelayFrom(0) == 200 * kMillisecond);
   CHECK(bucket.Reserve(0).DelayFrom(0) == 300 * kMillisecond);
 }
 
-TEST_CASE("Allow takes a token only when one is there", "[token_bucket]") {
-  TokenBucket bucket(2, 2);
+TEST_CASE("Allow takes a token only when one is there", "[rate_limiter]") {
+  RateLimiter bucket(2, 2);
   CHECK(bucket.Allow(0));
   CHECK(bucket.Allow(0));
   CHECK_FALSE(bucket.Allow(0));
@@ -161,14 +135,14 @@ TEST_CASE("Allow takes a token only when one is there", "[token_bucket]") {
   CHECK(bucket.Allow(500 * kMillisecond));  // 0.5 s * 2 = 1 token
 }
 
-TEST_CASE("property: grants are FIFO, never faster than burst + rate allows", "[token_bucket]") {
+TEST_CASE("property: grants are FIFO, never faster than burst + rate allows", "[rate_limiter]") {
   // Invariant of a token bucket: in any window [a, b] at most burst + r*(b - a) tokens are
   // used, and with one waiter at a time the grant times never go backwards.
   sim::Random rng(7, "token-bucket-property");
   for (int trial = 0; trial < 50; ++trial) {
     const double qps = 0.5 + rng.Uniform01() * 50;
     const int burst = 1 + static_cast<int>(rng.UniformInt(20));
-    TokenBucket bucket(qps, burst);
+    RateLimiter bucket(qps, burst);
     apf::Nanos now = 0;
     std::vector<apf::Nanos> grants;
     for (int i = 0; i < 300; ++i) {
@@ -187,4 +161,36 @@ TEST_CASE("property: grants are FIFO, never faster than burst + rate allows", "[
     REQUIRE(fifo);
     REQUIRE(within_rate);
   }
+}
+
+TEST_CASE("Allow: starts full, refills lazily, never refills backwards", "[rate_limiter]") {
+  RateLimiter bucket(2, 3);
+  const apf::Nanos t0 = 42 * kSecond;
+  CHECK(bucket.TokensAt(t0) == 3);
+  for (int i = 0; i < 3; ++i) CHECK(bucket.Allow(t0));
+  CHECK_FALSE(bucket.Allow(t0));
+  CHECK(bucket.TokensAt(t0 + 250 * kMillisecond) == Approx(0.5));
+  CHECK(bucket.Allow(t0 + 500 * kMillisecond));
+  // A time before the last grant counts from itself: no tokens appear or vanish.
+  CHECK(bucket.TokensAt(t0) == 0);
+  CHECK_FALSE(bucket.Allow(t0));
+  // A rejection changes nothing: the next grant is still at t0 + 1 s.
+  CHECK_FALSE(bucket.Allow(t0 + 999 * kMillisecond));
+  CHECK(bucket.Allow(t0 + kSecond));
+  // Refill stops at the burst.
+  CHECK(bucket.TokensAt(t0 + 3600 * kSecond) == 3);
+}
+
+TEST_CASE("Allow: a deficit under one nanosecond's worth still admits", "[rate_limiter]") {
+  // qps 3, burst 1. 333,333,333 ns refill 0.999999999 tokens; the missing 1e-9 token
+  // would take 1/3 ns, which time.Duration truncates to 0, so AllowN admits (and leaves
+  // the bucket at −1e-9). One nanosecond earlier the wait would be 1.33 ns: rejected.
+  RateLimiter bucket(3, 1);
+  REQUIRE(bucket.Allow(0));
+  CHECK_FALSE(bucket.Allow(333'333'332));
+  CHECK(bucket.Allow(333'333'333));
+  CHECK(bucket.TokensAt(333'333'333) < 0);
+  // Burst 0 admits nothing.
+  RateLimiter none(100, 0);
+  CHECK_FALSE(none.Allow(0));
 }

@@ -1,0 +1,42 @@
+// A run's inputs, resolved the one way every command that runs a scenario resolves them
+// (`apfsim run`, `check`, `compare`, `sweep`): the overlays' `set` values after the
+// command line's --set values, the scenario loaded with them, --seed and --interval put
+// over the scenario's own, the flow-control configuration built with the overlays'
+// manifests after the scenario's, and spec.expect's priority levels checked against it.
+// Commands resolve first so that bad input fails with exit code 2 before anything runs.
+//
+// Tested by tests/sim/workflows/run_inputs_test.cc.
+#ifndef SIM_WORKFLOWS_RUN_INPUTS_H_
+#define SIM_WORKFLOWS_RUN_INPUTS_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/flowcontrol/loader.h"
+#include "sim/scenario/scenario.h"
+
+namespace sim {
+
+struct RunInputs {
+  std::string scenario_file;
+  std::vector<std::string> overrides;  // --set PATH=VALUE
+  // Overlay files (sim/scenario/overlay.h) applied on top of the scenario, in order: their
+  // `set` values after `overrides`, their flow-control manifests after the scenario's own.
+  std::vector<std::string> overlay_files;
+  std::optional<std::uint64_t> seed;    // --seed: replaces the scenario's
+  std::optional<std::string> interval;  // --interval: the report interval, at least 1ms
+};
+
+struct ResolvedRun {
+  Scenario scenario;
+  FlowControlSetup flow_control;
+};
+
+// Throws InputError on bad input (the field of an --interval error is "--interval").
+ResolvedRun ResolveRunInputs(const RunInputs& inputs);
+
+}  // namespace sim
+
+#endif  // SIM_WORKFLOWS_RUN_INPUTS_H_

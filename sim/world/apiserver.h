@@ -1,0 +1,130 @@
+// One apiserver replica: its flow-control filter (apf::FlowControl, with the object-count
+// tracker it reads), EventRateLimit admission, the service time of a handler, the shared
+// backend, the request timeout's 504, watches and the answers the handler gives.
+// Clock-free, in the style of the apf/ models: the world tells it the virtual time and
+// asks what executing a request costs and what to answer; the world schedules the events
+// (k8s.io/apiserver's filters and handlers, as scenarios/README.md "Apiservers" describes).
+// Tested by tests/sim/world/apiserver_test.cc.
+#ifndef SIM_WORLD_APISERVER_H_
+#define SIM_WORLD_APISERVER_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "apf/event_rate_limit.h"
+#include "apf/flow_control.h"
+#include "apf/flowcontrol_config.h"
+#include "apf/object_count_tracker.h"
+#include "sim/clients/client_call.h"
+#include "sim/engine/random.h"
+#include "sim/scenario/scenario.h"
+#include "sim/world/backend.h"
+#include "sim/world/compiled_request.h"
+#include "sim/world/service_time.h"
+
+namespace sim {
+
+// What executing one request costs on a replica.
+struct Execution {
+  apf::Nanos service = 0;       // how long the handler runs (at full speed on a backend)
+  bool event_rejected = false;  // refused by EventRateLimit: answered 429, briefly
+  // When the client gets 504 because the handler still runs at the request timeout
+  // (kNever: it does not). The handler goes on holding its seats.
+  apf::Nanos timeout_at = apf::kNever;
+};
+
+class Apiserver {
+ public:
+  // `scenario`, `config` and `service_time` must outlive the replica; `listener` hears of
+  // the filter's dispatches.
+  Apiserver(int index, const Scenario& scenario, const apf::FlowControlConfig* config,
+            const ServiceTimeModel* service_time, apf::FlowControlListener* listener);
+  Apiserver(const Apiserver&) = delete;
+  Apiserver& operator=(const Apiserver&) = delete;
+
+  int index() const { return index_; }
+  apf::FlowControl& flow_control() { return *flow_control_; }
+  const apf::FlowControl& flow_control() const { return *flow_control_; }
+  Backend* backend() { return backend_.get(); }  // null: no backend limit
+
+  // The object-count tracker's periodic refresh: the scenario's resources, as of `now`.
+  void PollObjectCounts(apf::Nanos now);
+
+  // The handler of an admitted request starts at `now` (the request arrived at
+  // `arrived`; `user` sent it): EventRateLimit's verdict, then the service time.
+  // Inline: it runs for every request.
+  Execution Execute(apf::Nanos now, apf::Nanos arrived, const CompiledRequest& request,
+                    const apf::RequestInfo& info, const std::string& user) {
+    Execution e;
+    if (event_rate_limit_ && apf::EventRateLimitApplies(info)) {
+      e.event_rejected = EventRejected(now, info, user);
+    }
+    if (e.event_rejected) {
+      e.service = 100 * apf::kMicrosecond;  // admission refuses before storage is touched
+    } else if (request.tmpl->service_time) {
+      e.service = SampleDuration(*request.tmpl->service_time, rng_);
+    } else {
+      const ListResult list = ListResultOf(request, info);
+      e.service =
+          service_time_->SampleRule(request.service_rule[list.from_cache ? 1 : 0], list, rng_);
+    }
+    e.timeout_at = TimeoutAt(now, arrived, e.service, request_timeout_, request.long_running);
+    return e;
+  }
+  // When the request timeout answers a handler that starts at `now` and runs `service`:
+  // at `arrived + request_timeout` if it is still running then (at once if that time has
+  // passed), never for a long-running request or one done in time.
+  static apf::Nanos TimeoutAt(apf::Nanos now, apf::Nanos arrived, apf::Nanos service,
+                              apf::Nanos request_timeout, bool long_running) {
+    const apf::Nanos timeout_at = arrived + request_timeout;
+    if (long_running || now + service <= timeout_at) return apf::kNever;
+    return timeout_at > now ? timeout_at : now;
+  }
+  // How long a watch that opened stays open (its ?timeoutSeconds or the server's draw).
+  apf::Nanos WatchLifetime(const apf::RequestInfo& info);
+  // What a LIST (or a watch's initial events) returns, from the scenario's objects.
+  ListResult ListResultOf(const CompiledRequest& request, const apf::RequestInfo& info) const;
+
+  // The answers. APF's (and MaxInFlight's) 429; the handler's answer when it returns; the
+  // timeout filter's 504.
+  static HttpResponse TooManyRequests(int retry_after_seconds) {
+    HttpResponse response;
+    response.status_code = 429;
+    response.has_retry_after = true;
+    response.retry_after_seconds = retry_after_seconds;
+    response.body_message = kTooManyRequestsBody;
+    return response;
+  }
+  static HttpResponse Answer(const CompiledRequest& request, bool event_rejected) {
+    HttpResponse response;
+    if (event_rejected) {
+      response.status_code = 429;  // apierrors.NewTooManyRequestsError: no Retry-After
+      response.body_is_status = true;
+      response.body_message = "limit reached on type Namespace for key";
+    } else {
+      response.status_code = request.is_create ? 201 : 200;
+    }
+    return response;
+  }
+  static HttpResponse GatewayTimeout();
+
+ private:
+  // EventRateLimit's admission of an event write (apf/event_rate_limit.h): true if refused.
+  bool EventRejected(apf::Nanos now, const apf::RequestInfo& info, const std::string& user);
+
+  int index_;
+  const Scenario& scenario_;
+  const ServiceTimeModel* service_time_;
+  bool watch_list_gate_;  // the WatchList feature gate (on unless the scenario says)
+  apf::Nanos request_timeout_;
+  apf::ObjectCountTracker objects_;
+  std::unique_ptr<apf::FlowControl> flow_control_;
+  std::unique_ptr<Backend> backend_;
+  std::unique_ptr<apf::EventRateLimit> event_rate_limit_;  // null: EventRateLimit off
+  Random rng_;                                             // service times and watch lifetimes
+};
+
+}  // namespace sim
+
+#endif  // SIM_WORLD_APISERVER_H_

@@ -1,0 +1,71 @@
+// A request template of the scenario compiled once for the many calls that send it: the
+// apf::RequestInfo as sent, client-go's call options, and what the apiserver asks of every
+// call (the verb's kind, the resource, the service-time rule), so that nothing is parsed
+// or looked up per call. Tested through the world's parts (tests/sim/world/apiserver_test.cc).
+#ifndef SIM_WORLD_COMPILED_REQUEST_H_
+#define SIM_WORLD_COMPILED_REQUEST_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "apf/request_info.h"
+#include "apf/virtual_time.h"
+#include "sim/clients/client_call.h"
+#include "sim/scenario/scenario.h"
+#include "sim/world/service_time.h"
+
+namespace sim {
+
+// What a name or namespace holds to be written per process.
+inline constexpr std::string_view kProcessKey = "{process}";
+
+struct CompiledRequest {
+  int id = -1;  // the world's index of the request; -1 for a replayed row's request
+  const RequestTemplate* tmpl = nullptr;
+  // The name or a fixed namespace holds "{process}": it is written for every call.
+  bool name_per_process = false;
+  bool namespace_per_process = false;
+  int resource = -1;  // index into the scenario's resources, -1 when none matches
+  apf::RequestInfo info;
+  ClientCallOptions call_options;
+  bool is_watch = false;
+  bool is_list = false;  // the verb, read per request, compared once here
+  bool is_create = false;
+  bool long_running = false;
+  std::optional<apf::Nanos> query_timeout;  // an explicit ?timeout= in the template
+  // The service-time rule of every call of this request (the verb, resource and
+  // subresource are the template's), by whether a LIST is served from the cache.
+  int service_rule[2] = {-1, -1};
+};
+
+// `text` with every "{process}" replaced by the process number, written into `out` (whose
+// capacity is reused: no allocation once a call slot has held the name).
+void SubstituteInto(std::string_view text, int process, std::string* out);
+std::string Substitute(const std::string& text, int process);
+
+// Writes into `info`, which holds `request.info` already, only what differs between calls
+// of one request: the namespace drawn among the resource's (`namespace_draw` modulo their
+// number), and what "{process}" makes for process `process` (its index in its client).
+inline void WriteCallRequest(const CompiledRequest& request, const Scenario& scenario, int process,
+                             std::uint64_t namespace_draw, apf::RequestInfo* info) {
+  const RequestTemplate& t = *request.tmpl;
+  if (request.resource >= 0 && t.namespace_choice != RequestTemplate::NamespaceChoice::kFixed) {
+    const auto& names = scenario.resources[request.resource].namespace_names;
+    if (!names.empty()) info->namespace_name = names[namespace_draw % names.size()];
+  } else if (request.namespace_per_process) {
+    SubstituteInto(t.namespace_, process, &info->namespace_name);
+  }
+  if (request.name_per_process) SubstituteInto(t.name, process, &info->name);
+  info->query.timeout_seconds = request.info.query.timeout_seconds;
+}
+
+// Compiles `t` into `c` (whose id is left -1) against the scenario's resources and
+// service-time rules.
+void CompileRequest(const RequestTemplate& t, const Scenario& scenario,
+                    const ServiceTimeModel& service_time, CompiledRequest* c);
+
+}  // namespace sim
+
+#endif  // SIM_WORLD_COMPILED_REQUEST_H_

@@ -1,0 +1,205 @@
+// The world assembled from a scenario: its apiserver replicas, clients, processes and
+// traffic generators, and the first events; and what the report reads of it afterwards.
+// The events are handled in sim/world/world.cc. Tested through whole runs (tests/cli/).
+#include <algorithm>
+#include <memory>
+
+#include "sim/scenario/audit_log.h"
+#include "sim/scenario/trace_replay.h"
+#include "sim/world/world.h"
+#include "sim/world/world_state.h"
+
+namespace sim {
+
+World::World(const Scenario& scenario, const apf::FlowControlConfig* flow_control,
+             const WorldOptions& options, WorldObserver* observer)
+    : scenario_(scenario),
+      config_(flow_control),
+      options_(options),
+      observer_(observer),
+      engine_(this),
+      service_time_(scenario.apiservers.service_time),
+      load_balancer_(LoadBalancingOf(scenario.apiservers.load_balancing),
+                     scenario.apiservers.replicas, scenario.seed),
+      gateway_(scenario.gateway) {
+  Build();
+}
+
+World::~World() = default;
+
+apf::FlowControl& World::flow_control(int replica) { return *replicas_[replica]->flow_control; }
+const LevelTimeline& World::level_timeline(int replica, int level) const {
+  return replicas_[replica]->timelines[level];
+}
+LevelTimeline& World::mutable_level_timeline(int replica, int level) {
+  return replicas_[replica]->timelines[level];
+}
+int World::client_count() const { return static_cast<int>(clients_.size()); }
+const ClientSpec& World::client_spec(int client) const { return *clients_[client].spec; }
+const ClientTimeline& World::client_timeline(int client) const { return clients_[client].timeline; }
+const std::vector<std::pair<std::string, std::uint64_t>>& World::client_errors(int client) const {
+  return clients_[client].errors;
+}
+
+void World::Build() {
+  const ApiserverSpec& api = scenario_.apiservers;
+  for (int r = 0; r < api.replicas; ++r) {
+    replicas_.push_back(std::make_unique<Replica>(this, r, scenario_, config_, &service_time_));
+    Replica& rep = *replicas_.back();
+    rep.timelines.resize(rep.flow_control->level_count());
+    for (int l = 0; l < rep.flow_control->level_count(); ++l) {
+      const apf::LevelState s = rep.flow_control->level(l);
+      rep.timelines[l].SetLimits(s.current_cl, s.nominal_cl);
+      rep.timelines[l].SetMaxSeats(s.max_seats);
+    }
+    if (api.enable_priority_and_fairness)
+      engine_.At(0, Event{kAdjust, static_cast<std::uint32_t>(r), 0});
+    engine_.At(apf::ObjectCountTracker::kDefaultCountPollPeriod,
+               Event{kObjectPoll, static_cast<std::uint32_t>(r), 0});
+  }
+  int levels = 0;
+  for (const auto& rep : replicas_) levels = std::max(levels, rep->flow_control->level_count());
+  metrics_.Shape(api.replicas, levels,
+                 config_ ? static_cast<int>(config_->flow_schemas.size()) : 0);
+  BuildClients();
+  if (!options_.trace.empty()) {
+    for (size_t c = 0; c < clients_.size(); ++c) {
+      if (clients_[c].spec->name == options_.trace) trace_client_ = static_cast<int>(c);
+    }
+    const apf::FlowControl& fc0 = *replicas_[0]->flow_control;
+    for (int l = 0; trace_client_ < 0 && l < fc0.level_count(); ++l) {
+      if (*fc0.level(l).name == options_.trace) trace_level_ = l;
+    }
+    if (trace_client_ < 0 && trace_level_ < 0) {
+      throw InputError({"--trace", 0, 0}, "",
+                       "no client or priority level is named \"" + options_.trace + "\"");
+    }
+  }
+  engine_.At(scenario_.interval, Event{kInterval, 0, 0});
+  for (size_t i = 0; i < scenario_.dumps.size(); ++i) {
+    engine_.At(scenario_.dumps[i], Event{kDump, static_cast<std::uint32_t>(i), 0});
+  }
+}
+
+void World::BuildClients() {
+  // Compile every request template once.
+  auto compile = [&](const RequestTemplate& t) {
+    auto c = std::make_unique<CompiledRequest>();
+    CompileRequest(t, scenario_, service_time_, c.get());
+    c->id = static_cast<int>(requests_.size());
+    requests_.push_back(std::move(c));
+    free_calls_by_request_.emplace_back();
+    return requests_.back().get();
+  };
+
+  clients_.resize(scenario_.clients.size());
+  for (size_t ci = 0; ci < scenario_.clients.size(); ++ci) {
+    const ClientSpec& spec = scenario_.clients[ci];
+    clients_[ci].spec = &spec;
+    std::vector<std::vector<const CompiledRequest*>> traffic_calls;
+    for (const TrafficSpec& t : spec.traffic) {
+      std::vector<const CompiledRequest*> calls;
+      for (const RequestTemplate& rt : t.calls) {
+        CompiledRequest* c = compile(rt);
+        c->call_options.max_retries = spec.client_go.max_retries;
+        c->call_options.timeout_ns = spec.client_go.timeout;
+        calls.push_back(c);
+      }
+      traffic_calls.push_back(std::move(calls));
+    }
+    for (int p = 0; p < spec.processes; ++p) {
+      Process proc;
+      proc.client = static_cast<int>(ci);
+      proc.index = p;
+      proc.user.name = Substitute(spec.user, p);
+      proc.user.groups = spec.groups;
+      if (const apf::Classifier* classifier = replicas_[0]->flow_control->classifier()) {
+        proc.subjects = classifier->SubjectsOf(proc.user.name, proc.user.groups);
+      }
+      if (spec.client_go.qps >= 0) {
+        proc.bucket = std::make_unique<apf::RateLimiter>(spec.client_go.qps, spec.client_go.burst);
+      }
+      if (spec.via_gateway) {
+        proc.session_bucket = std::make_unique<apf::RateLimiter>(
+            scenario_.gateway.session_request_rate, scenario_.gateway.session_request_burst);
+      }
+      proc.replica = spec.replica >= 0 ? spec.replica
+                                       : LoadBalancer::ConnectionOf(scenario_.seed, spec.name, p,
+                                                                    replica_count());
+      const int process_index = static_cast<int>(processes_.size());
+      if (p == 0) clients_[ci].first_process = process_index;
+      processes_.push_back(std::move(proc));
+      for (size_t ti = 0; ti < spec.traffic.size(); ++ti) {
+        const TrafficSpec& t = spec.traffic[ti];
+        if (t.kind == TrafficSpec::Kind::kTrace) {
+          // One reader per trace, whatever the number of processes.
+          if (p == 0) {
+            AddReplay(std::make_unique<CsvTraceReader>(t.trace_file, spec.name, t.start), &t,
+                      static_cast<int>(ci));
+          }
+          continue;
+        }
+        const int copies = t.kind == TrafficSpec::Kind::kClosedLoop ? t.workers : 1;
+        for (int w = 0; w < copies; ++w) {
+          Generator g;
+          g.process = process_index;
+          g.spec = &t;
+          g.calls = traffic_calls[ti];
+          g.rng = Random(scenario_.seed, spec.name + "/" + std::to_string(p) + "/traffic-" +
+                                             std::to_string(ti) + "/" + std::to_string(w));
+          std::int64_t per_period = 1;
+          if (t.kind == TrafficSpec::Kind::kSweep) {
+            const int res = g.calls[0]->resource;
+            per_period = SweepCallsPerPeriod(
+                t, res >= 0
+                       ? static_cast<std::int64_t>(scenario_.resources[res].namespace_names.size())
+                       : 0);
+          }
+          g.traffic = Traffic(t, per_period);
+          const apf::Nanos first = g.traffic.FirstAt(g.rng);
+          generators_.push_back(std::move(g));
+          const int gi = static_cast<int>(generators_.size()) - 1;
+          ScheduleGenerator(gi, first);
+        }
+      }
+    }
+  }
+  if (scenario_.audit_log.enabled) {
+    for (const auto& [key, client] : scenario_.audit_log.identity_clients) {
+      audit_clients_.emplace(key, client);
+    }
+    audit_traffic_.kind = TrafficSpec::Kind::kTrace;
+    AddReplay(std::make_unique<AuditLogReader>(scenario_.audit_log, scenario_.audit_log.origin,
+                                               &audit_clients_),
+              &audit_traffic_, -1);
+  }
+}
+
+void World::AddReplay(std::unique_ptr<ReplaySource> source, const TrafficSpec* traffic,
+                      int client) {
+  Generator g;
+  g.process = client >= 0 ? clients_[client].first_process : -1;
+  g.spec = traffic;
+  g.replay = std::make_unique<Replay>(std::move(source), client);
+  generators_.push_back(std::move(g));
+  const int gi = static_cast<int>(generators_.size()) - 1;
+  Replay& replay = *generators_[gi].replay;
+  if (replay.Next()) ScheduleGenerator(gi, replay.pending().at);
+}
+
+std::optional<World::RequestDetails> World::DetailsOf(std::uint64_t request_id) const {
+  const std::uint32_t slot = static_cast<std::uint32_t>(request_id);
+  if (slot >= attempts_.size()) return std::nullopt;
+  const Attempt& a = attempts_[slot];
+  if (!a.live || a.generation != static_cast<std::uint32_t>(request_id >> 32)) return std::nullopt;
+  const Call& call = calls_[a.call];
+  if (!call.live || call.generation != a.call_generation) return std::nullopt;
+  RequestDetails d;
+  d.user = &processes_[call.process].user;
+  d.request = &call.info;
+  d.flow_schema = a.flow_schema;
+  d.flow_hash = a.flow_hash;
+  return d;
+}
+
+}  // namespace sim

@@ -1,0 +1,143 @@
+// The world's private state: the elements of its pools (calls and attempts), its
+// clients, processes, traffic generators and apiserver replicas. Shared by
+// sim/world/world.cc (event dispatch) and sim/world/world_build.cc (the world assembled
+// from a scenario); nothing else includes it. Tested through whole runs (tests/cli/).
+#ifndef SIM_WORLD_WORLD_STATE_H_
+#define SIM_WORLD_WORLD_STATE_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/world/world.h"
+
+namespace sim {
+
+// A replayed row's request: its template and compiled form live together in a pool slot
+// that is reused when the call finishes.
+struct World::ReplayRequest {
+  RequestTemplate tmpl;
+  CompiledRequest compiled;
+};
+
+class World::DispatchListener : public apf::FlowControlListener {
+ public:
+  DispatchListener(World* world, int replica) : world_(world), replica_(replica) {}
+  void OnDispatched(apf::Nanos now, std::uint64_t id) override;
+
+ private:
+  World* world_;
+  int replica_;
+};
+
+struct World::Replica {
+  Replica(World* world, int r, const Scenario& scenario, const apf::FlowControlConfig* config,
+          const ServiceTimeModel* service_time)
+      : index(r),
+        listener(world, r),
+        server(r, scenario, config, service_time, &listener),
+        flow_control(&server.flow_control()),
+        backend(server.backend()) {}
+  int index;
+  DispatchListener listener;
+  Apiserver server;
+  apf::FlowControl* flow_control;  // the server's
+  Backend* backend;                // the server's; null: no backend limit
+  EventHandle backend_event;
+  std::vector<LevelTimeline> timelines;
+};
+
+struct World::Client {
+  const ClientSpec* spec = nullptr;
+  int first_process = 0;
+  ClientTimeline timeline;
+  std::vector<std::pair<std::string, std::uint64_t>> errors;
+};
+
+struct World::Process {
+  int client = 0;
+  int index = 0;  // within its client
+  apf::UserInfo user;
+  // The policy rules whose subjects name the user (every replica has the same configuration).
+  apf::SubjectMask subjects;
+  std::unique_ptr<apf::RateLimiter> bucket;  // null: no client-side limiter
+  int replica = 0;                           // its connection, for sticky balancing
+  // Behind the gateway: the session's request-rate bucket and requests in flight.
+  std::unique_ptr<apf::RateLimiter> session_bucket;
+  GatewaySession session;
+};
+
+struct World::Generator {
+  int process = 0;
+  const TrafficSpec* spec = nullptr;
+  std::vector<const CompiledRequest*> calls;
+  Random rng{0};
+  Traffic traffic;                 // every pattern but the informer and replays
+  std::unique_ptr<Replay> replay;  // trace traffic and spec.auditLog
+  // The informer's state (see "The informer pattern" below).
+  bool listing = true;  // listing (else watching)
+  int failures = 0;     // consecutive failures, for the backoff
+};
+
+struct World::Call {
+  std::uint32_t generation = 0;
+  bool live = false;
+  int process = 0;
+  int generator = -1;
+  const CompiledRequest* request = nullptr;
+  apf::RequestInfo info;
+  std::optional<ClientCall> client;
+  apf::Nanos issued = 0;
+  int attempt = -1;  // the attempt in flight
+  EventHandle wake, abort;
+  int replay_request = -1;   // its slot in replay_requests_, -1 when not replayed
+  std::uint64_t serial = 0;  // the call's number in the run, for traces
+};
+
+struct World::Attempt {
+  std::uint32_t generation = 0;
+  bool live = false;
+  int call = -1;
+  std::uint32_t call_generation = 0;
+  int generator = -1;
+  int replica = 0;
+  apf::FlowHandle handle;
+  int flow_schema = -1;
+  std::uint64_t flow_hash = 0;
+  int seats = 0;
+  apf::Nanos arrived = 0;
+  EventHandle timeout;
+  bool answered = false;  // the client has its answer, or gave up
+  bool executing = false;
+  bool pending_release = false;  // seats held through the additional latency
+  bool watch_open = false;
+  bool event_rejected = false;  // refused by EventRateLimit at admission
+  bool via_gateway = false;     // counted in the gateway's bounds until answered
+  apf::WatchTracker::Registration registration;
+  // What --trace writes about the attempt (kept only when `traced`).
+  bool traced = false;
+  int try_number = 0;  // 1 for a call's first attempt, 2 for its first retry, ...
+  int process = 0;
+  std::uint64_t call_serial = 0;
+  // The request as sent (the call may end, and its slot be reused, before the attempt's
+  // seats are free) and its flow's distinguisher as the classifier gives it. Kept only for
+  // traced attempts, so that an attempt holds one pointer for them.
+  struct TracedRequest {
+    apf::RequestInfo info;
+    std::string distinguisher;
+  };
+  std::unique_ptr<TracedRequest> trace_info;
+  int queue = -1;
+  apf::WorkEstimate estimate;
+  apf::Nanos dispatched = -1, finished = -1, answered_at = -1;
+  int status = 0, retry_after = 0;
+  const char* outcome = "";
+  const char* reason = "";
+};
+
+}  // namespace sim
+
+#endif  // SIM_WORLD_WORLD_STATE_H_

@@ -1,0 +1,206 @@
+// The Prometheus text of metrics.prom (sim/report/metrics_text.h) against APF-SPEC 7.2:
+// names, types, label sets, histogram buckets and values, for the run of
+// tests/fixtures/report/tiny.yaml (whose opening comment tells the story of its four
+// requests) ended at 4 s, every number worked out by hand below; and the MaxInFlight
+// gauge when APF is off.
+#include "sim/report/metrics_text.h"
+
+#include <catch2/catch.hpp>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/workflows/run.h"
+#include "tests/support/test_support.h"
+
+namespace {
+
+// Runs tests/fixtures/report/tiny.yaml (with `overrides`, as --set takes them) and
+// returns its metrics.prom.
+std::string TinyMetrics(const std::vector<std::string>& overrides = {}) {
+  const test_support::ScratchDir scratch("apfsim-metrics");
+  sim::RunRequest request;
+  request.scenario_file = std::string(APFSIM_SOURCE_DIR) + "/tests/fixtures/report/tiny.yaml";
+  request.overrides = overrides;
+  request.out_dir = scratch.path().string();
+  request.quiet = true;
+  sim::RunScenario(request);
+  return test_support::ReadFile(scratch.path() / "metrics.prom");
+}
+
+// The text of each metric family, from its "# HELP" line to the next one, by name, and
+// the names in the order they come.
+struct Families {
+  std::vector<std::string> names;
+  std::map<std::string, std::string> text;
+};
+
+Families SplitFamilies(const std::string& metrics) {
+  Families f;
+  size_t at = 0;
+  while (at < metrics.size()) {
+    REQUIRE(metrics.compare(at, 7, "# HELP ") == 0);
+    size_t next = metrics.find("\n# HELP ", at);
+    next = next == std::string::npos ? metrics.size() : next + 1;
+    const std::string name = metrics.substr(at + 7, metrics.find(' ', at + 7) - (at + 7));
+    f.names.push_back(name);
+    f.text[name] = metrics.substr(at, next - at);
+    at = next;
+  }
+  return f;
+}
+
+std::string Header(const std::string& name, const std::string& type, const std::string& help) {
+  return "# HELP " + name + " " + help + "\n# TYPE " + name + " " + type + "\n";
+}
+
+// A per-level gauge of the fixture's one apiserver: one line per level, in the order the
+// simulator holds its levels (here catch-all, exempt, lab).
+std::string LevelGauge(const std::string& name, const std::string& help, int catch_all, int exempt,
+                       int lab) {
+  std::string out = Header(name, "gauge", help);
+  for (const auto& [level, value] : std::vector<std::pair<std::string, int>>{
+           {"catch-all", catch_all}, {"exempt", exempt}, {"lab", lab}}) {
+    out += name + "{instance=\"apiserver-0\",priority_level=\"" + level + "\"} " +
+           std::to_string(value) + "\n";
+  }
+  return out;
+}
+
+// The bucket bounds of request_wait_duration_seconds, as APF-SPEC 7.2 lists them, in the
+// text Prometheus writes for them.
+const std::vector<std::string> kWaitBounds = {"0", "0.005", "0.02", "0.05", "0.1", "0.2", "0.5",
+                                              "1", "2",     "5",    "10",   "15",  "30"};
+
+// The series of one wait histogram: `cumulative[i]` observations at most kWaitBounds[i],
+// then +Inf, _sum and _count.
+std::string WaitHistogram(const std::string& labels, const std::vector<int>& cumulative,
+                          const std::string& sum, int count) {
+  REQUIRE(cumulative.size() == kWaitBounds.size());
+  const std::string name = "apiserver_flowcontrol_request_wait_duration_seconds";
+  std::string out;
+  for (size_t i = 0; i < kWaitBounds.size(); ++i) {
+    out += name + "_bucket{" + labels + ",le=\"" + kWaitBounds[i] + "\"} " +
+           std::to_string(cumulative[i]) + "\n";
+  }
+  out += name + "_bucket{" + labels + ",le=\"+Inf\"} " + std::to_string(count) + "\n";
+  out += name + "_sum{" + labels + "} " + sum + "\n";
+  out += name + "_count{" + labels + "} " + std::to_string(count) + "\n";
+  return out;
+}
+
+const char kLabFlow[] =
+    "instance=\"apiserver-0\",priority_level=\"lab\",flow_schema=\"global-default\"";
+
+}  // namespace
+
+TEST_CASE("metrics.prom of the tiny fixture: the families and their order", "[metrics]") {
+  const Families f = SplitFamilies(TinyMetrics());
+  // A subset of APF-SPEC 7.2's table; the simulator does not write the others
+  // (current_executing_requests, current_inqueue_seats, request_execution_seconds, ...).
+  CHECK(f.names == std::vector<std::string>{
+                       "apiserver_flowcontrol_nominal_limit_seats",
+                       "apiserver_flowcontrol_current_limit_seats",
+                       "apiserver_flowcontrol_lower_limit_seats",
+                       "apiserver_flowcontrol_upper_limit_seats",
+                       "apiserver_flowcontrol_current_executing_seats",
+                       "apiserver_flowcontrol_current_inqueue_requests",
+                       "apiserver_flowcontrol_dispatched_requests_total",
+                       "apiserver_flowcontrol_rejected_requests_total",
+                       "apiserver_flowcontrol_request_wait_duration_seconds",
+                   });
+}
+
+TEST_CASE("metrics.prom of the tiny fixture: the limits of each level", "[metrics]") {
+  const Families f = SplitFamilies(TinyMetrics());
+  // APF-SPEC 3.1: serverCL = 5 + 1 = 6 and the shares sum to exempt 0 + catch-all 5 +
+  // lab 1 = 6, so nominal limits ceil(6 x 5 / 6) = 5, 0 and ceil(6 x 1 / 6) = 1.
+  CHECK(f.text.at("apiserver_flowcontrol_nominal_limit_seats") ==
+        LevelGauge("apiserver_flowcontrol_nominal_limit_seats",
+                   "[BETA] Nominal number of execution seats configured for each priority level", 5,
+                   0, 1));
+  // 3.4, run at 0 s and not again before 10 s: the exempt level takes its high watermark,
+  // 0, so 6 seats remain, no more than the non-exempt minCL sum (5 + 1): every non-exempt
+  // level gets its minCL; exempt gets its minCurrentCL, 0.
+  CHECK(f.text.at("apiserver_flowcontrol_current_limit_seats") ==
+        LevelGauge("apiserver_flowcontrol_current_limit_seats",
+                   "[ALPHA] current derived number of execution seats available to each "
+                   "priority level",
+                   5, 0, 1));
+  // 3.1: minCL = nominalCL - lendableCL; catch-all (2.7) and lab lend 0%.
+  CHECK(f.text.at("apiserver_flowcontrol_lower_limit_seats") ==
+        LevelGauge("apiserver_flowcontrol_lower_limit_seats",
+                   "[ALPHA] Configured lower bound on number of execution seats available to "
+                   "each priority level",
+                   5, 0, 1));
+  // 3.1: maxCL = nominalCL + borrowingCL, which is serverCL (6) when borrowingLimitPercent
+  // is unset (catch-all) and for exempt, and round(1 x 0%) = 0 for lab.
+  CHECK(f.text.at("apiserver_flowcontrol_upper_limit_seats") ==
+        LevelGauge("apiserver_flowcontrol_upper_limit_seats",
+                   "[ALPHA] Configured upper bound on number of execution seats available to "
+                   "each priority level",
+                   11, 6, 1));
+}
+
+TEST_CASE("metrics.prom of the tiny fixture: occupancy at the end", "[metrics]") {
+  const Families f = SplitFamilies(TinyMetrics());
+  // The last GET finished at 3 s, so at 4 s nothing executes or waits. APF-SPEC 7.2
+  // labels these two with flow_schema as well; the simulator writes one series per level.
+  CHECK(f.text.at("apiserver_flowcontrol_current_executing_seats") ==
+        LevelGauge("apiserver_flowcontrol_current_executing_seats",
+                   "[BETA] Concurrency (number of seats) occupied by the currently executing "
+                   "(initial stage for a WATCH, any stage otherwise) requests in the API "
+                   "Priority and Fairness subsystem",
+                   0, 0, 0));
+  CHECK(f.text.at("apiserver_flowcontrol_current_inqueue_requests") ==
+        LevelGauge("apiserver_flowcontrol_current_inqueue_requests",
+                   "[BETA] Number of requests currently pending in queues of the API Priority "
+                   "and Fairness subsystem",
+                   0, 0, 0));
+}
+
+TEST_CASE("metrics.prom of the tiny fixture: counters by level and flow schema", "[metrics]") {
+  const Families f = SplitFamilies(TinyMetrics());
+  const std::string lab = kLabFlow;
+  // Three GETs ran (1 s, 1.2 s, 1.4 s); only series that counted something are written.
+  CHECK(f.text.at("apiserver_flowcontrol_dispatched_requests_total") ==
+        Header("apiserver_flowcontrol_dispatched_requests_total", "counter",
+               "[BETA] Number of requests executed by API Priority and Fairness subsystem") +
+            "apiserver_flowcontrol_dispatched_requests_total{" + lab + "} 3\n");
+  // The 1.6 s GET: lab's one seat taken and queue 1 holding its limit of 2 (APF-SPEC 5.4).
+  CHECK(f.text.at("apiserver_flowcontrol_rejected_requests_total") ==
+        Header("apiserver_flowcontrol_rejected_requests_total", "counter",
+               "[BETA] Number of requests rejected by API Priority and Fairness subsystem") +
+            "apiserver_flowcontrol_rejected_requests_total{" + lab + ",reason=\"queue-full\"} 1\n");
+}
+
+TEST_CASE("metrics.prom of the tiny fixture: the wait histogram", "[metrics]") {
+  const Families f = SplitFamilies(TinyMetrics());
+  const std::string lab = kLabFlow;
+  // APF-SPEC 7.2: buckets 0, .005, .02, .05, .1, .2, .5, 1, 2, 5, 10, 15, 30, cumulative.
+  // Executed: the 1 s GET waited 0, the 1.2 s one 0.8 s (until 2 s), the 1.4 s one 1.1 s
+  // (until 2.5 s); their sum is 0.8 + 1.1 in float64, printed shortest (1.9000000000000001).
+  // Rejected at arrival (execute="false"): the 1.6 s GET, which waited 0.
+  CHECK(f.text.at("apiserver_flowcontrol_request_wait_duration_seconds") ==
+        Header("apiserver_flowcontrol_request_wait_duration_seconds", "histogram",
+               "[BETA] Length of time a request spent waiting in its queue") +
+            WaitHistogram(lab + ",execute=\"true\"", {1, 1, 1, 1, 1, 1, 1, 2, 3, 3, 3, 3, 3},
+                          "1.9000000000000001", 3) +
+            WaitHistogram(lab + ",execute=\"false\"", {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}, "0",
+                          1));
+}
+
+TEST_CASE("metrics.prom with APF off is the MaxInFlight gauge per request kind", "[metrics]") {
+  // APF-SPEC 7.2, metrics outside the package: apiserver_current_inflight_requests by
+  // request_kind; the two MaxInFlight pools are the levels readonly and mutating
+  // (scenarios/README.md). At 4 s nothing executes.
+  CHECK(TinyMetrics({"apiservers.enablePriorityAndFairness=false"}) ==
+        Header("apiserver_current_inflight_requests", "gauge",
+               "[STABLE] Maximal number of currently used inflight request limit of this "
+               "apiserver per request kind in last second.") +
+            "apiserver_current_inflight_requests{instance=\"apiserver-0\","
+            "request_kind=\"readOnly\"} 0\n"
+            "apiserver_current_inflight_requests{instance=\"apiserver-0\","
+            "request_kind=\"mutating\"} 0\n");
+}

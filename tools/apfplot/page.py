@@ -1,0 +1,217 @@
+"""The HTML page of runs (tools/plot.py --index): inline CSS, no JavaScript, relative links
+to the PNGs. The comparison picture if given, the runs' main figures side by side when
+there are several, then each run's summary tables (per priority level and per client, the whole
+cluster and each replica) and its plots; a plot not drawn yet is named as missing.
+
+Reads only summary.json, so it needs no matplotlib. Tested by tests/cli/plot_test.cc.
+"""
+
+import html
+import os
+import sys
+
+from apfplot.atomic import write_atomically
+from apfplot.formatting import fmt_clock, fmt_count, fmt_duration, fmt_interval, fmt_seconds
+from apfplot.runfiles import REJECT_REASONS, Run, safe_name, sort_clients, sort_levels
+
+CSS = """
+body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Helvetica, Arial, sans-serif;
+       margin: 1.5em auto; max-width: 1800px; padding: 0 1.5em; color: #222; }
+h1 { font-size: 1.6em; margin-bottom: .2em; }
+h2 { font-size: 1.3em; margin-top: 2em; border-bottom: 2px solid #ddd; padding-bottom: .2em; }
+h3 { font-size: 1.05em; margin: 1.4em 0 .4em; }
+.meta { color: #555; }
+nav a { margin-right: 1em; }
+table { border-collapse: collapse; margin: .3em 0 1em; font-variant-numeric: tabular-nums; }
+th, td { border: 1px solid #ddd; padding: .25em .6em; }
+th { background: #f4f4f4; font-weight: 600; }
+td.n { text-align: right; }
+td.name { font-family: ui-monospace, "DejaVu Sans Mono", monospace; }
+td.bad { background: #fde2e1; color: #8a1c1c; font-weight: 600; }
+figure { margin: 1em 0 2em; }
+figure img { max-width: 100%; border: 1px solid #ddd; }
+figcaption { color: #555; font-size: .92em; }
+details { margin: .5em 0 1em; }
+summary { cursor: pointer; color: #1f5fa8; }
+p.missing { color: #8a1c1c; }
+"""
+
+
+def _cell(value, css="n", bad=False):
+    cls = css + (" bad" if bad else "")
+    return '<td class="%s">%s</td>' % (cls, html.escape(value))
+
+
+def level_table(levels):
+    head = ("<tr><th rowspan=2>Priority level</th><th rowspan=2>nominalCL<br>(seats)</th>"
+            "<th rowspan=2>mean currentCL<br>(seats)</th><th rowspan=2>max seats<br>per request"
+            "</th><th rowspan=2>peak request<br>seats</th><th rowspan=2>peak executing<br>seats"
+            "</th><th rowspan=2>dispatched</th><th colspan=3>rejected</th>"
+            "<th colspan=3>queue wait</th></tr>\n<tr><th>queue-full</th><th>time-out</th>"
+            "<th>concurrency-limit</th><th>p50</th><th>p99</th><th>max</th></tr>")
+    rows = []
+    for name in sort_levels(levels, lambda n: levels[n]["nominalCL"]):
+        lv = levels[name]
+        cells = [_cell(name, "name"), _cell(fmt_count(lv["nominalCL"])),
+                 _cell("%.1f" % lv["meanCurrentCL"]),
+                 _cell("–" if lv["maxSeats"] is None else fmt_count(lv["maxSeats"])),
+                 _cell(fmt_count(lv["peakRequestSeats"])),
+                 _cell(fmt_count(lv["peakExecutingSeats"])), _cell(fmt_count(lv["dispatched"]))]
+        cells += [_cell(fmt_count(lv["rejected"][reason]), bad=lv["rejected"][reason] > 0)
+                  for reason, _ in REJECT_REASONS]
+        cells += [_cell(fmt_seconds(lv["waitSeconds"][q])) for q in ("p50", "p99", "max")]
+        rows.append("<tr>%s</tr>" % "".join(cells))
+    return "<table>\n%s\n%s\n</table>" % (head, "\n".join(rows))
+
+
+def client_table(clients):
+    head = ("<tr><th rowspan=2>Client</th><th rowspan=2>calls</th><th rowspan=2>attempts</th>"
+            "<th rowspan=2>succeeded</th><th rowspan=2>failed<br>after retries</th>"
+            "<th rowspan=2>HTTP 429s</th><th colspan=3>latency (retries included)</th></tr>\n"
+            "<tr><th>p50</th><th>p99</th><th>max</th></tr>")
+    rows = []
+    for name in sort_clients(clients, lambda n: clients[n]["calls"]):
+        c = clients[name]
+        cells = [_cell(name, "name")]
+        cells += [_cell(fmt_count(c[key]), bad=key in ("failed", "http429") and c[key] > 0)
+                  for key in ("calls", "attempts", "succeeded", "failed", "http429")]
+        cells += [_cell(fmt_seconds(c["latencySeconds"][q])) for q in ("p50", "p99", "max")]
+        rows.append("<tr>%s</tr>" % "".join(cells))
+    return "<table>\n%s\n%s\n</table>" % (head, "\n".join(rows))
+
+
+def _figure(html_dir, png, caption):
+    href = html.escape(os.path.relpath(png, html_dir).replace(os.sep, "/"), quote=True)
+    if not os.path.isfile(png):
+        print("warning: %s is missing; the page says so (draw it with tools/plot.py first)"
+              % png, file=sys.stderr)
+        return ('<p class="missing">Missing plot %s: run <code>tools/plot.py</code> on the run '
+                'directory first.</p>' % html.escape(href))
+    return ('<figure><a href="%s"><img src="%s" alt="%s" loading="lazy"></a>'
+            "<figcaption>%s</figcaption></figure>"
+            % (href, href, html.escape(caption, quote=True), html.escape(caption)))
+
+
+def run_section(run, html_dir, anchor):
+    s = run.summary
+    out = ['<section id="%s">' % anchor,
+           "<h2>%s</h2>" % html.escape(run.title()),
+           '<p class="meta">%s virtual, %s intervals, directory <code>%s</code></p>'
+           % (html.escape(fmt_duration(s["durationSeconds"])),
+              html.escape(fmt_interval(s["intervalSeconds"])),
+              html.escape(os.path.relpath(run.dir, html_dir).replace(os.sep, "/")))]
+    if s["marks"]:
+        out.append('<p class="meta">Marks: %s</p>' % "; ".join(
+            "%s %s" % (html.escape(fmt_clock(at)), html.escape(label))
+            for at, label in sorted(s["marks"])))
+    out.append("<h3>Priority levels, all replicas</h3>")
+    out.append(level_table(s["priorityLevels"]))
+    out.append("<h3>Clients</h3>")
+    out.append(client_table(s["clients"]))
+    for name, levels in s["replicas"]:
+        out.append("<details><summary>Priority levels on %s</summary>%s</details>"
+                   % (html.escape(name), level_table(levels)))
+    out.append("<h3>Plots</h3>")
+    for replica in run.replica_names():
+        out.append(_figure(html_dir, os.path.join(run.dir, "plot-%s.png" % safe_name(replica)),
+                           "%s: priority levels on %s" % (run.title(), replica)))
+    out.append(_figure(html_dir, os.path.join(run.dir, "clients.png"),
+                       "%s: clients" % run.title()))
+    out.append("</section>")
+    return "\n".join(out)
+
+
+def run_letter(index):
+    return chr(ord("A") + index) if index < 26 else str(index + 1)
+
+
+def overview_tables(runs):
+    """The numbers that differ between runs, one sub-column per run: per level the nominal
+    limit, peak executing seats, rejections and wait p99; per client the 429s, failures and
+    latency p99. A level or client missing from a run shows a dash."""
+    def table(first, names, metrics, lookup):
+        head = "<tr><th rowspan=2>%s</th>%s</tr>\n<tr>%s</tr>" % (
+            first,
+            "".join("<th colspan=%d>%s</th>" % (len(runs), title) for title, _, _ in metrics),
+            "".join('<th title="%s">%s</th>' % (html.escape(r.title(), quote=True), letter)
+                    for _ in metrics for letter, r in zip(letters, runs)))
+        rows = []
+        for name in names:
+            cells = [_cell(name, "name")]
+            for _, key, bad_when in metrics:
+                for r in runs:
+                    value = lookup(r, name)
+                    if value is None:
+                        cells.append(_cell("–"))
+                    else:
+                        text, number = key(value)
+                        cells.append(_cell(text, bad=bad_when and number > 0))
+            rows.append("<tr>%s</tr>" % "".join(cells))
+        return "<table>\n%s\n%s\n</table>" % (head, "\n".join(rows))
+
+    letters = [run_letter(i) for i in range(len(runs))]
+    levels = {}
+    for r in runs:
+        for name, lv in r.summary["priorityLevels"].items():
+            levels[name] = max(levels.get(name, 0), lv["nominalCL"])
+    clients = {}
+    for r in runs:
+        for name, c in r.summary["clients"].items():
+            clients[name] = max(clients.get(name, 0), c["calls"])
+    level_metrics = [
+        ("nominalCL (seats)", lambda lv: (fmt_count(lv["nominalCL"]), 0), False),
+        ("peak executing seats", lambda lv: (fmt_count(lv["peakExecutingSeats"]), 0), False),
+        ("rejected (all reasons)", lambda lv: (fmt_count(sum(lv["rejected"].values())),
+                                               sum(lv["rejected"].values())), True),
+        ("queue wait p99", lambda lv: (fmt_seconds(lv["waitSeconds"]["p99"]), 0), False),
+    ]
+    client_metrics = [
+        ("calls", lambda c: (fmt_count(c["calls"]), 0), False),
+        ("HTTP 429s", lambda c: (fmt_count(c["http429"]), c["http429"]), True),
+        ("failed after retries", lambda c: (fmt_count(c["failed"]), c["failed"]), True),
+        ("latency p99", lambda c: (fmt_seconds(c["latencySeconds"]["p99"]), 0), False),
+    ]
+    return "\n".join([
+        '<p class="meta">%s</p>' % "; ".join("<b>%s</b> = %s" % (letter, html.escape(r.title()))
+                                             for letter, r in zip(letters, runs)),
+        "<h3>Priority levels, all replicas</h3>",
+        table("Priority level", sort_levels(levels, levels.get), level_metrics,
+              lambda r, n: r.summary["priorityLevels"].get(n)),
+        "<h3>Clients</h3>",
+        table("Client", sort_clients(clients, clients.get), client_metrics,
+              lambda r, n: r.summary["clients"].get(n))])
+
+
+def write_index(out_html, run_dirs, compare_png):
+    runs = [Run(d) for d in run_dirs]
+    html_dir = os.path.dirname(os.path.abspath(out_html))
+    title = "apfsim: " + ", ".join(r.title() for r in runs)
+    anchors = []
+    for i, r in enumerate(runs):
+        anchors.append("run-%d-%s" % (i + 1, safe_name(r.name)))
+    parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+             '<meta name="viewport" content="width=device-width, initial-scale=1">',
+             "<title>%s</title>" % html.escape(title), "<style>%s</style></head><body>" % CSS,
+             "<h1>apfsim runs</h1>",
+             '<p class="meta">Simulated Kubernetes API Priority and Fairness. Each run below has '
+             "its summary (seats are APF's unit of concurrency; a level's nominalCL is its "
+             "share of the server's limit) and its plots, one per apiserver replica.</p>",
+             "<nav>%s%s%s</nav>" % (
+                 '<a href="#overview">side by side</a>' if len(runs) > 1 else "",
+                 '<a href="#compare">comparison picture</a>' if compare_png else "",
+                                  "".join('<a href="#%s">%s</a>' % (a, html.escape(r.title()))
+                                          for a, r in zip(anchors, runs)))]
+    if len(runs) > 1:
+        parts.append('<section id="overview"><h2>The runs side by side</h2>%s</section>'
+                     % overview_tables(runs))
+    if compare_png:
+        parts.append('<section id="compare"><h2>Comparison picture</h2>%s</section>'
+                     % _figure(html_dir, os.path.abspath(compare_png),
+                               "Two runs side by side (tools/plot.py --compare), each row on "
+                               "one scale"))
+    for anchor, r in zip(anchors, runs):
+        parts.append(run_section(r, html_dir, anchor))
+    parts.append("</body></html>\n")
+    text = "\n".join(parts)
+    write_atomically(out_html, lambda f: f.write(text.encode("utf-8")))
+    print("wrote %s" % out_html)
