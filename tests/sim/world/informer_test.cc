@@ -8,12 +8,18 @@
 #include "sim/world/informer.h"
 
 #include <catch2/catch.hpp>
+#include <fstream>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "apf/request_info.h"
 #include "apf/work_estimator.h"
+#include "sim/scenario/flowcontrol.h"
+#include "sim/scenario/loader.h"
 #include "sim/world/list_page.h"
+#include "sim/world/world.h"
+#include "tests/support/test_support.h"
 
 using apf::kMillisecond;
 using apf::kSecond;
@@ -323,4 +329,111 @@ TEST_CASE("informer: a finished ClientCall reads as the reflector's error kinds"
   ok.Start(0);
   ok.OnResponse(0, sim::HttpResponse{});
   CHECK(sim::InformerCallResultOf(ok, "500").continue_token == "500");
+}
+
+// The informer pattern in the world: a scenario with one informer, run through sim::World
+// with its calls traced. Each trace line is one attempt, written when the attempt is
+// released (a watch: when it ends).
+namespace {
+
+struct TracedAttempt {
+  std::string verb;
+  std::string outcome;
+  double arrival = 0, released = 0;
+};
+
+class TraceCollector : public sim::WorldObserver {
+ public:
+  void OnLevelRow(Nanos, int, const std::string&, const sim::LevelRow&) override {}
+  void OnClientRow(Nanos, const std::string&, const sim::ClientRow&) override {}
+  void OnDump(Nanos, int) override {}
+  void OnTrace(const std::string& json_line) override {
+    const nlohmann::json line = nlohmann::json::parse(json_line);
+    attempts.push_back({line["verb"], line["outcome"], line["arrival"], line["released"]});
+  }
+  std::vector<TracedAttempt> attempts;
+};
+
+// Runs a scenario of one informer client ("informer") over 1,200 pods whose LIST takes
+// 50 ms, with `client_go` as the client's clientGo and `duration` long.
+std::vector<TracedAttempt> RunInformer(const std::string& client_go, const std::string& duration) {
+  test_support::ScratchDir dir("apfsim-informer");
+  const std::string file = (dir.path() / "informer.yaml").string();
+  std::ofstream(file) << "apiVersion: apfsim/v1alpha1\n"
+                         "kind: Scenario\n"
+                         "metadata: {name: informer}\n"
+                         "spec:\n"
+                         "  duration: "
+                      << duration
+                      << "\n"
+                         "  seed: 7\n"
+                         "  apiservers:\n"
+                         "    serviceTime:\n"
+                         "    - match: {verbs: [list]}\n"
+                         "      time: {constant: 50ms}\n"
+                         "  resources:\n"
+                         "  - {resource: pods, objects: 1200, averageBytes: 8000}\n"
+                         "  clients:\n"
+                         "  - name: informer\n"
+                         "    serviceAccount: kube-system/informer\n"
+                         "    clientGo: "
+                      << client_go
+                      << "\n"
+                         "    traffic:\n"
+                         "    - informer: {resource: pods}\n";
+  const sim::Scenario scenario = sim::LoadScenario(file);
+  const sim::FlowControlSetup flow_control = sim::BuildScenarioFlowControl(scenario);
+  sim::WorldOptions options;
+  options.trace = "informer";
+  TraceCollector collector;
+  sim::World world(scenario, &flow_control.config, options, &collector);
+  world.Run();
+  return collector.attempts;
+}
+
+}  // namespace
+
+TEST_CASE("informer in the world: one LIST, then watches re-opened as the server ends them",
+          "[informer][world]") {
+  // 40 minutes: the LIST (served whole by the watch cache: one attempt), then watches of
+  // timeoutSeconds in [300, 600) s, each re-opened the instant the previous one ends. At
+  // most 600 s each, at least 40 min / 600 s = 4 of them end within the run.
+  const std::vector<TracedAttempt> attempts = RunInformer("{qps: 5, burst: 10}", "40m");
+  REQUIRE(!attempts.empty());
+  CHECK(attempts[0].verb == "list");
+  CHECK(attempts[0].released == Approx(0.05));  // the 50 ms LIST
+  std::vector<TracedAttempt> watches(attempts.begin() + 1, attempts.end());
+  REQUIRE(watches.size() >= 4);
+  double previous_end = attempts[0].released;
+  for (const TracedAttempt& watch : watches) {
+    CHECK(watch.verb == "watch");
+    CHECK(watch.arrival == Approx(previous_end));
+    CHECK(watch.released - watch.arrival >= 300);
+    CHECK(watch.released - watch.arrival < 600);
+    previous_end = watch.released;
+  }
+}
+
+TEST_CASE("informer in the world: a LIST that keeps failing relists on the reflector's backoff",
+          "[informer][world]") {
+  // A 10 ms client timeout against a 50 ms LIST: every LIST is cancelled by the client,
+  // and the RUN loop waits delayHandler() before the next one: 800 ms doubling, each
+  // times U[1, 2) (CLIENT-SPEC 4.1). The first five delays climb without a reset (their
+  // sum is below 1.6 + 3.2 + 6.4 + 12.8 + 25.6 = 49.6 s < 2 min), so the gap between two
+  // LISTs is 10 ms plus a delay in [0.8, 1.6), [1.6, 3.2), [3.2, 6.4), [6.4, 12.8),
+  // [12.8, 25.6) s.
+  const std::vector<TracedAttempt> attempts =
+      RunInformer("{qps: 5, burst: 10, timeout: 10ms}", "2m");
+  REQUIRE(attempts.size() >= 6);
+  double base = 0.8;
+  for (int i = 1; i <= 5; ++i) {
+    INFO("LIST " << i);
+    CHECK(attempts[i - 1].verb == "list");
+    CHECK(attempts[i - 1].outcome == "canceled");
+    const double delay = attempts[i].arrival - attempts[i - 1].arrival - 0.010;
+    CHECK(delay >= base - 1e-9);
+    CHECK(delay < 2 * base);
+    base *= 2;
+  }
+  for (const TracedAttempt& attempt : attempts) CHECK(attempt.verb == "list");
 }
