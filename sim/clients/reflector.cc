@@ -129,11 +129,11 @@ ReflectorStep Reflector::BeginList() {
   if (options_.watch_list_page_size != 0) {
     page_size_ = options_.watch_list_page_size;
   } else if (paginated_result_) {
-    page_size_ = kDefaultListPageSize;
+    page_size_ = options_.pager_page_size;  // "leave the default pager size set"
   } else if (list_rv_ == ResourceVersion::kLastSynced) {
     page_size_ = 0;  // unpaginated, so the watch cache can serve it
   } else {
-    page_size_ = kDefaultListPageSize;
+    page_size_ = options_.pager_page_size;
   }
   list_retried_at_empty_rv_ = false;
   return PagerStart(list_rv_);

@@ -62,8 +62,12 @@ struct ReflectorOptions {
   bool use_watch_list = false;
   // ReflectorOptions.MinWatchTimeout: honoured only above 5 min; the max is twice the min.
   apf::Nanos min_watch_timeout_ns = 0;
-  // Reflector.WatchListPageSize (0: the pager's 500, or unpaginated, see 4.3).
+  // Reflector.WatchListPageSize (0: the pager's page size, or unpaginated, see 4.3).
   std::int64_t watch_list_page_size = 0;
+  // The ListerWatcher pager's PageSize (pager.New sets client-go's defaultPageSize, 500).
+  // Reflector.list keeps it for RV "0" and "" and once paginatedResult is set; 0 lists
+  // unpaginated throughout.
+  std::int64_t pager_page_size = kDefaultListPageSize;
   ReflectorBackoffReset backoff_reset = ReflectorBackoffReset::kSinceLastReset;
 };
 

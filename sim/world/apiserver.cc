@@ -75,6 +75,17 @@ apf::Nanos Apiserver::WatchLifetime(const apf::RequestInfo& info) {
                             rng_.Uniform01());
 }
 
+std::int64_t Apiserver::MatchingObjects(const ResourceSpec& spec,
+                                        const apf::RequestInfo& info) const {
+  std::int64_t objects = spec.objects;
+  if (!info.namespace_name.empty() && !spec.namespace_names.empty()) {
+    objects = (spec.objects + static_cast<std::int64_t>(spec.namespace_names.size()) - 1) /
+              static_cast<std::int64_t>(spec.namespace_names.size());
+  }
+  if (!info.name.empty()) objects = std::min<std::int64_t>(objects, 1);
+  return objects;
+}
+
 ListResult Apiserver::ListResultOf(const CompiledRequest& request,
                                    const apf::RequestInfo& info) const {
   ListResult result;
@@ -87,16 +98,25 @@ ListResult Apiserver::ListResultOf(const CompiledRequest& request,
   const int res = request.resource;
   if (res < 0) return result;
   const ResourceSpec& spec = scenario_.resources[res];
-  std::int64_t objects = spec.objects;
-  if (!info.namespace_name.empty() && !spec.namespace_names.empty()) {
-    objects = (spec.objects + static_cast<std::int64_t>(spec.namespace_names.size()) - 1) /
-              static_cast<std::int64_t>(spec.namespace_names.size());
+  std::int64_t objects = MatchingObjects(spec, info);
+  // A LIST with a limit or a continue token returns one page: the page size or the
+  // remainder, or everything when the watch cache ignores the limit of resourceVersion
+  // "0" (sim/world/list_page.h). The work estimator has already priced it from `limit`
+  // and the object count alone (APF-SPEC 6.2 step 6); the page sets the service time.
+  if (is_list && (info.query.limit > 0 || !info.query.continue_token.empty())) {
+    objects = ServeListPage(info.query, objects, result.from_cache).objects;
   }
-  if (!info.name.empty()) objects = std::min<std::int64_t>(objects, 1);
-  if (is_list && info.query.limit > 0) objects = std::min(objects, info.query.limit);
   result.objects = objects;
   result.bytes = objects * spec.average_bytes;
   return result;
+}
+
+ListPage Apiserver::ListPageOf(const CompiledRequest& request, const apf::RequestInfo& info) const {
+  const int res = request.resource;
+  if (!request.is_list || res < 0) return ListPage{};
+  const bool from_cache =
+      !apf::ListDelegatedToStorage(info.query, scenario_.apiservers.consistent_list_from_cache);
+  return ServeListPage(info.query, MatchingObjects(scenario_.resources[res], info), from_cache);
 }
 
 HttpResponse Apiserver::GatewayTimeout() {

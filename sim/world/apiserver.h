@@ -21,6 +21,7 @@
 #include "sim/scenario/scenario.h"
 #include "sim/world/backend.h"
 #include "sim/world/compiled_request.h"
+#include "sim/world/list_page.h"
 #include "sim/world/service_time.h"
 
 namespace sim {
@@ -85,6 +86,8 @@ class Apiserver {
   apf::Nanos WatchLifetime(const apf::RequestInfo& info);
   // What a LIST (or a watch's initial events) returns, from the scenario's objects.
   ListResult ListResultOf(const CompiledRequest& request, const apf::RequestInfo& info) const;
+  // The page a LIST returns, with its continue token (sim/world/list_page.h).
+  ListPage ListPageOf(const CompiledRequest& request, const apf::RequestInfo& info) const;
 
   // The answers. APF's (and MaxInFlight's) 429; the handler's answer when it returns; the
   // timeout filter's 504.
@@ -112,6 +115,10 @@ class Apiserver {
  private:
   // EventRateLimit's admission of an event write (apf/event_rate_limit.h): true if refused.
   bool EventRejected(apf::Nanos now, const apf::RequestInfo& info, const std::string& user);
+
+  // The objects a LIST or a watch's initial events select: the resource's, or one
+  // namespace's share, or one object by name.
+  std::int64_t MatchingObjects(const ResourceSpec& spec, const apf::RequestInfo& info) const;
 
   int index_;
   const Scenario& scenario_;

@@ -70,8 +70,8 @@ void World::OnGenerate(apf::Nanos now, int g) {
   Generator& gen = generators_[g];
   if (gen.replay) {
     IssueReplayed(now, g);
-  } else if (gen.spec->kind == TrafficSpec::Kind::kInformer) {
-    OnInformerGenerate(now, g);
+  } else if (gen.informer) {
+    ApplyInformer(now, g, gen.informer->OnTimer(now));
   } else {
     ApplyTraffic(now, g, gen.traffic.Generate(now, gen.rng));
   }
@@ -84,35 +84,51 @@ inline void World::ApplyTraffic(apf::Nanos now, int g, const TrafficStep& step) 
   if (step.next != apf::kNever) ScheduleGenerator(g, step.next);
 }
 
-// The informer pattern: a reflector's LIST, then WATCHes re-opened as they end, and the
-// backoff after a failure. Kept here, apart from sim/world/traffic.h, until it drives
-// sim/clients/reflector; its parts are these two functions, the Generator fields
-// `listing` and `failures`, and the watch timeout IssueCall draws for it.
-void World::OnInformerGenerate(apf::Nanos now, int g) {
-  Generator& gen = generators_[g];
-  IssueCall(now, gen.process, *gen.calls[gen.listing ? 0 : gen.calls.size() - 1], g, -1,
-            gen.rng.NextU64());
-}
-
-void World::OnInformerCallDone(apf::Nanos now, int g, bool ok, bool was_watch) {
-  Generator& gen = generators_[g];
-  if (ok) {
-    gen.failures = 0;
-    if (!was_watch) {
-      gen.listing = false;
-      ScheduleGenerator(g, now);
-    }
-    // A watch that opened is re-issued when it ends (kWatchEnd).
-  } else {
-    gen.listing = true;
-    const apf::Nanos backoff = ReflectorBackoff(gen.failures, gen.rng);
-    ++gen.failures;
-    ScheduleGenerator(g, now + backoff);
+// The informer pattern: a client-go reflector (sim/world/informer.h) whose requests run
+// as ordinary calls. Nothing is sent from the pattern's `stop` on.
+void World::ApplyInformer(apf::Nanos now, int g, const InformerStep& step) {
+  const Generator& gen = generators_[g];
+  switch (step.action) {
+    case InformerAction::kSend:
+      if (now >= gen.spec->stop) return;
+      IssueCall(now, gen.process, InformerRequestFor(g, step.request), g, -1, 0, -1, &step.request);
+      break;
+    case InformerAction::kWakeAt:
+      ScheduleGenerator(g, step.wake_at_ns);
+      break;
+    case InformerAction::kWatching:
+      break;
   }
 }
 
+const CompiledRequest& World::InformerRequestFor(int g, const InformerRequest& request) {
+  const Generator& gen = generators_[g];
+  for (const auto& shape : informer_requests_) {
+    if (shape->spec == gen.spec && shape->watch == request.watch && shape->query == request.query)
+      return *shape->compiled;
+  }
+  auto shape = std::make_unique<InformerRequestShape>();
+  shape->spec = gen.spec;
+  shape->watch = request.watch;
+  shape->query = request.query;
+  shape->tmpl = *gen.calls[0]->tmpl;  // the pattern's resource (the loader's LIST)
+  shape->tmpl.verb = request.watch ? "watch" : "list";
+  shape->tmpl.query = request.query;
+  auto compiled = std::make_unique<CompiledRequest>();
+  CompileRequest(shape->tmpl, scenario_, service_time_, compiled.get());
+  compiled->id = static_cast<int>(requests_.size());
+  compiled->call_options.max_retries = gen.calls[0]->call_options.max_retries;
+  compiled->call_options.timeout_ns = gen.calls[0]->call_options.timeout_ns;
+  shape->compiled = compiled.get();
+  requests_.push_back(std::move(compiled));
+  free_calls_by_request_.emplace_back();
+  informer_requests_.push_back(std::move(shape));
+  return *informer_requests_.back()->compiled;
+}
+
 int World::IssueCall(apf::Nanos now, int process, const CompiledRequest& request, int generator,
-                     int worker, std::uint64_t namespace_draw, int replay_request) {
+                     int worker, std::uint64_t namespace_draw, int replay_request,
+                     const InformerRequest* informer) {
   (void)worker;
   std::uint32_t slot;
   bool holds_request = false;  // the slot's info is already the request's
@@ -135,12 +151,9 @@ int World::IssueCall(apf::Nanos now, int process, const CompiledRequest& request
   call.attempt = -1;
   const Process& proc = processes_[process];
   WriteCallRequest(request, scenario_, proc.index, namespace_draw, &call.info);
-  if (generator >= 0 && generators_[generator].spec->kind == TrafficSpec::Kind::kInformer &&
-      request.is_watch) {
-    // The informer pattern's: the reflector asks for timeoutSeconds = minWatchTimeout (5 min) x
-    // U[1, 2) (CLIENT-SPEC 4.1), so its watches end after 5 to 10 minutes and are re-opened.
-    call.info.query.timeout_seconds =
-        static_cast<std::int64_t>(300.0 * (1.0 + generators_[generator].rng.Uniform01()));
+  if (informer) {
+    call.info.query.continue_token = informer->continue_token;
+    if (informer->watch) call.info.query.timeout_seconds = informer->timeout_seconds;
   }
   call.client.emplace(request.call_options, proc.bucket.get());
   clients_[proc.client].timeline.OnCall();
@@ -350,8 +363,13 @@ void World::OnExecDone(apf::Nanos now, int ai) {
   const bool opens_watch = call.request->is_watch && !a.event_rejected && !a.answered;
   if (opens_watch) {
     a.watch_open = true;
-    engine_.At(now + rep.server.WatchLifetime(call.info),
-               Event{kWatchEnd, 0, Ref(ai, a.generation)});
+    apf::Nanos ends_at = now + rep.server.WatchLifetime(call.info);
+    // An informer's client closes the stream at its http.Client.Timeout if that comes
+    // first (CLIENT-SPEC 3.1); the reflector sees a normal end and watches again.
+    if (call.generator >= 0 && generators_[call.generator].informer && call.client) {
+      ends_at = std::max(now, std::min(ends_at, call.client->stream_abort_at_ns()));
+    }
+    engine_.At(ends_at, Event{kWatchEnd, 0, Ref(ai, a.generation)});
   }
   if (!a.answered) DeliverResponse(now, ai, Apiserver::Answer(*call.request, a.event_rejected));
   ReleaseAttempt(ai);
@@ -457,6 +475,16 @@ void World::FinishCall(apf::Nanos now, int c) {
   }
   const int g = call.generator;
   const bool was_watch = call.request->is_watch;
+  Informer* informer = g >= 0 ? generators_[g].informer.get() : nullptr;
+  std::optional<InformerCallResult> informer_result;
+  if (informer) {
+    // The page's continue token, as the apiserver answered it (every replica holds the
+    // same objects).
+    informer_result = InformerCallResultOf(
+        *call.client, ok && call.request->is_list
+                          ? replicas_[0]->server.ListPageOf(*call.request, call.info).continue_token
+                          : std::string());
+  }
   if (call.replay_request >= 0) {
     replay_requests_.Release(static_cast<std::uint32_t>(call.replay_request));
     call.replay_request = -1;
@@ -472,10 +500,10 @@ void World::FinishCall(apf::Nanos now, int c) {
     calls_.Release(static_cast<std::uint32_t>(c));
   }
   if (g < 0) return;
-  Generator& gen = generators_[g];
-  if (gen.spec->kind == TrafficSpec::Kind::kInformer) {
-    OnInformerCallDone(now, g, ok, was_watch);
+  if (informer) {
+    ApplyInformer(now, g, informer->OnCallDone(now, *informer_result));
   } else {
+    Generator& gen = generators_[g];
     ApplyTraffic(now, g, gen.traffic.CallDone(now, ok, was_watch, gen.rng));
   }
 }
@@ -573,7 +601,13 @@ void World::HandleEvent(apf::Nanos now, const Event& event) {
         a.watch_open = false;
         const int g = a.generator;
         ReleaseAttempt(ai);
-        if (g >= 0) ScheduleGenerator(g, now);  // the reflector watches again
+        if (g < 0) break;
+        if (Informer* informer = generators_[g].informer.get()) {
+          // Closed by the server at its timeoutSeconds; the world sends no events.
+          ApplyInformer(now, g, informer->OnWatchEnded(now, WatchEnd{}));
+        } else {
+          ScheduleGenerator(g, now);  // the watch pattern watches again
+        }
       }
       break;
     case kAdjust: {

@@ -37,6 +37,7 @@
 #include "sim/world/compiled_request.h"
 #include "sim/world/flow_metrics.h"
 #include "sim/world/gateway.h"
+#include "sim/world/informer.h"
 #include "sim/world/level_timeline.h"
 #include "sim/world/load_balancer.h"
 #include "sim/world/service_time.h"
@@ -115,6 +116,7 @@ class World : public EventHandler {
   struct Call;
   struct Attempt;
   struct ReplayRequest;
+  struct InformerRequestShape;
   class DispatchListener;
 
   // Event kinds; arg32 and arg64 are documented per kind in world.cc.
@@ -142,13 +144,17 @@ class World : public EventHandler {
   void OnGenerate(apf::Nanos now, int g);
   // Issues what a traffic pattern decided and schedules its next run.
   void ApplyTraffic(apf::Nanos now, int g, const TrafficStep& step);
-  // The informer pattern (world.cc, "The informer pattern").
-  void OnInformerGenerate(apf::Nanos now, int g);
-  void OnInformerCallDone(apf::Nanos now, int g, bool ok, bool was_watch);
+  // The informer pattern: issues what its reflector decided (sim/world/informer.h), or
+  // schedules its wake.
+  void ApplyInformer(apf::Nanos now, int g, const InformerStep& step);
+  const CompiledRequest& InformerRequestFor(int g, const InformerRequest& request);
 
   // Calls.
+  // `informer`: what an informer's request writes into the call (its continue token or
+  // watch timeout).
   int IssueCall(apf::Nanos now, int process, const CompiledRequest& request, int generator,
-                int worker, std::uint64_t namespace_draw, int replay_request = -1);
+                int worker, std::uint64_t namespace_draw, int replay_request = -1,
+                const InformerRequest* informer = nullptr);
   // Replay (trace traffic, spec.auditLog): a generator that issues a source's rows.
   void AddReplay(std::unique_ptr<ReplaySource> source, const TrafficSpec* traffic, int client);
   void IssueReplayed(apf::Nanos now, int g);
@@ -193,6 +199,7 @@ class World : public EventHandler {
   std::vector<Process> processes_;
   std::vector<Generator> generators_;
   std::vector<std::unique_ptr<CompiledRequest>> requests_;
+  std::vector<std::unique_ptr<InformerRequestShape>> informer_requests_;
   SlotPool<Call> calls_;
   // Finished calls by the request they made (CompiledRequest::id): a slot reused for the
   // same request already holds its strings, so issuing a call copies none of them.

@@ -165,6 +165,13 @@ void World::BuildClients() {
                        : 0);
           }
           g.traffic = Traffic(t, per_period);
+          if (t.kind == TrafficSpec::Kind::kInformer) {
+            // The reflector is built at the pattern's start; scenarios/README.md's
+            // pageSize is its pager's page size.
+            ReflectorOptions options;
+            options.pager_page_size = t.page_size;
+            g.informer = std::make_unique<Informer>(options, t.start, g.rng);
+          }
           const apf::Nanos first = g.traffic.FirstAt(g.rng);
           generators_.push_back(std::move(g));
           const int gi = static_cast<int>(generators_.size()) - 1;

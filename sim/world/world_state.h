@@ -75,11 +75,19 @@ struct World::Generator {
   const TrafficSpec* spec = nullptr;
   std::vector<const CompiledRequest*> calls;
   Random rng{0};
-  Traffic traffic;                 // every pattern but the informer and replays
-  std::unique_ptr<Replay> replay;  // trace traffic and spec.auditLog
-  // The informer's state (see "The informer pattern" below).
-  bool listing = true;  // listing (else watching)
-  int failures = 0;     // consecutive failures, for the backoff
+  Traffic traffic;                     // every pattern but the informer and replays
+  std::unique_ptr<Replay> replay;      // trace traffic and spec.auditLog
+  std::unique_ptr<Informer> informer;  // the informer pattern: its reflector
+};
+
+// One request shape of an informer pattern (its resource with one query), compiled when
+// the reflector first asks for it.
+struct World::InformerRequestShape {
+  const TrafficSpec* spec = nullptr;
+  bool watch = false;
+  std::string query;
+  RequestTemplate tmpl;
+  const CompiledRequest* compiled = nullptr;
 };
 
 struct World::Call {

@@ -183,6 +183,34 @@ TEST_CASE("a relist at lastSyncedRV is unpaginated so the watch cache can serve 
   CHECK(reflector.relists() == 1);
 }
 
+TEST_CASE("the pager's page size replaces 500 where the reflector pages; 0 never pages",
+          "[reflector]") {
+  // CLIENT-SPEC 4.3: Reflector.list leaves the pager's PageSize for RV "0" and "" and
+  // once paginatedResult is set, and sets 0 for a relist at lastSyncRV. A pager built
+  // with PageSize 0 sends no Limit at all.
+  for (std::int64_t page_size : {std::int64_t{0}, std::int64_t{50}}) {
+    ReflectorOptions options;
+    options.pager_page_size = page_size;
+    Random rng(21, "pager");
+    Reflector reflector(options, 0);
+    ReflectorStep step = reflector.Start(0, rng);
+    CHECK(step.list.limit == page_size);
+    // Paged (only possible with a limit): the relist after a watch 410 pages too.
+    step = reflector.OnListPageSucceeded(kSecond, page_size > 0, rng);
+    if (page_size > 0) {
+      CHECK(step.list.limit == page_size);
+      step = reflector.OnListPageSucceeded(kSecond, false, rng);
+    }
+    REQUIRE(step.action == ReflectorAction::kWatch);
+    CHECK(reflector.paginated_result() == (page_size > 0));
+    reflector.OnWatchEnded(100 * kSecond, ErrorEvent(ReflectorError::kExpired), rng);
+    step = reflector.Wake(200 * kSecond, rng);
+    REQUIRE(step.action == ReflectorAction::kList);
+    CHECK(step.list.resource_version == ResourceVersion::kLastSynced);
+    CHECK(step.list.limit == page_size);
+  }
+}
+
 TEST_CASE("a 410 on a continuation page gives one full list at the first page's RV",
           "[reflector]") {
   // CLIENT-SPEC 4.3, ListPager.list with FullListIfExpired.
