@@ -33,7 +33,7 @@ std::int64_t SweepCallsPerPeriod(const TrafficSpec& spec, std::int64_t namespace
   return n > 0 ? n : 1;
 }
 
-apf::Nanos ReflectorBackoff(int failures, Random& rng) {
+apf::Nanos WatchRetryDelay(int failures, Random& rng) {
   const double base = std::min(0.8 * std::pow(2.0, failures), 30.0);
   return static_cast<apf::Nanos>(base * (1 + rng.Uniform01()) * 1e9);
 }

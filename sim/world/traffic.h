@@ -58,9 +58,10 @@ class Traffic {
 // namespace of the resource (`namespaces`), and at least one.
 std::int64_t SweepCallsPerPeriod(const TrafficSpec& spec, std::int64_t namespaces);
 
-// The reflector's backoff after `failures` consecutive failures: 800 ms doubling up to
-// 30 s, times U[1, 2) (CLIENT-SPEC 4.1).
-apf::Nanos ReflectorBackoff(int failures, Random& rng);
+// A `watch` pattern's delay after `failures` consecutive failures: 800 ms doubling up to
+// 30 s, times U[1, 2), the reflector's backoff without its reset rule (CLIENT-SPEC 4.1;
+// informers run the whole sim::ReflectorBackoff).
+apf::Nanos WatchRetryDelay(int failures, Random& rng);
 
 // Replayed rows (a trace's or an audit log's): the next row, and which process sends it.
 class Replay {
@@ -149,7 +150,7 @@ inline TrafficStep Traffic::CallDone(apf::Nanos now, bool ok, bool was_watch, Ra
       failures_ = 0;
       if (!was_watch) s.next = now;
     } else {
-      s.next = now + ReflectorBackoff(failures_, rng);
+      s.next = now + WatchRetryDelay(failures_, rng);
       ++failures_;
     }
   }
