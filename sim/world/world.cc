@@ -199,7 +199,8 @@ void World::SendAttempt(apf::Nanos now, int c, const CallStep& step) {
   a.call_serial = call.serial;
   a.traced = trace_client_ == proc.client;
   if (a.traced || trace_level_ >= 0)
-    a.trace_info = std::make_unique<Attempt::TracedRequest>(call.info, std::string());
+    a.trace_info =
+        std::make_unique<Attempt::TracedRequest>(Attempt::TracedRequest{call.info, std::string()});
   call.attempt = static_cast<int>(slot);
   ++attempts_total_;
   clients_[proc.client].timeline.OnAttempt();
