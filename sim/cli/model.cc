@@ -95,27 +95,85 @@ Replay PrepareClassify(const po::variables_map& values) {
 // Sorted by name, as `apfsim model --help` lists them.
 const ModelCommand kModels[] = {
     {"allocation", "seat allocation: limits per level and currentCL per period",
-     "apfsim model allocation < cases.json > results.json", Layout::kIndented, nullptr,
-     Adapter<ReplayAllocationCases>},
+     "apfsim model allocation < cases.json > results.json\n"
+     "input: a JSON array of {\"serverConcurrencyLimit\": int, \"levels\": [{\"name\", \"type\":\n"
+     "  \"Limited\"|\"Exempt\", \"nominalConcurrencyShares\", \"lendablePercent\",\n"
+     "  \"borrowingLimitPercent\" (int or null), \"queuing\": {\"queues\", \"handSize\",\n"
+     "  \"queueLengthLimit\"} or null}], \"periods\": [{\"LEVEL\": {\"average\", \"stdDev\", "
+     "\"max\",\n"
+     "  \"duration\" (seconds)}}]}; out: each level's nominalCL, minCL, maxCL, maxSeats and\n"
+     "  its currentCL per period\n"
+     "example:\n"
+     "  echo '[{\"serverConcurrencyLimit\": 100, \"levels\": [{\"name\": \"a\", \"type\": "
+     "\"Limited\",\n"
+     "    \"nominalConcurrencyShares\": 30, \"lendablePercent\": 0, \"borrowingLimitPercent\": "
+     "null,\n"
+     "    \"queuing\": null}], \"periods\": []}]' | apfsim model allocation",
+     Layout::kIndented, nullptr, Adapter<ReplayAllocationCases>},
     {"classify", "the FlowSchema, level, distinguisher and flow hash of each request",
-     "apfsim model classify [--config FILE]... [--kubernetes-version V] < requests.json",
+     "apfsim model classify [--config FILE]... [--kubernetes-version V] < requests.json\n"
+     "input: a JSON array of requests as the apiserver sees them after authentication:\n"
+     "  {\"user\", \"groups\" (used as given), \"verb\", \"apiGroup\", \"resource\",\n"
+     "  \"subresource\", \"namespace\", \"name\", \"path\", \"isResourceRequest\"}; only user and\n"
+     "  verb are required; out: flowSchema, priorityLevel, distinguisher and hash of each\n"
+     "example:\n"
+     "  echo '[{\"user\": \"alice\", \"groups\": [\"system:authenticated\"], \"verb\": \"list\",\n"
+     "    \"resource\": \"pods\", \"namespace\": \"default\"}]' | apfsim model classify",
      Layout::kOneLine, DeclareClassifyOptions, PrepareClassify},
     {"dealer", "deal shuffle-sharding hands (deck, hand, hash) like shufflesharding.go",
-     "apfsim model dealer < cases.json", Layout::kCasePerLine, nullptr, Adapter<ReplayDealerCases>},
+     "apfsim model dealer < cases.json\n"
+     "input: a JSON array of {\"deckSize\": int, \"handSize\": int, \"hashValue\": \"<uint64>\"};\n"
+     "  out: {\"valid\": true, \"hand\": [cards in deal order]} or {\"valid\": false, \"error\"}\n"
+     "example:\n"
+     "  echo '[{\"deckSize\": 64, \"handSize\": 6, \"hashValue\": \"1234567890\"}]' | apfsim model "
+     "dealer",
+     Layout::kCasePerLine, nullptr, Adapter<ReplayDealerCases>},
     {"estimate",
      "estimate seats and additional latency of requests like the apiserver's work estimator",
-     "apfsim model estimate < cases.json", Layout::kCasePerLine, nullptr,
-     Adapter<ReplayEstimateCases>},
+     "apfsim model estimate < cases.json\n"
+     "input: a JSON array of {\"request\": {\"verb\", \"apiGroup\", \"resource\", "
+     "\"subresource\",\n"
+     "  \"namespace\", \"name\", \"query\": \"limit=500&...\", \"isResourceRequest\", \"path\"} or "
+     "null,\n"
+     "  \"objectCount\", \"avgObjectSizeBytes\", \"statsError\": \"\"|\"notFound\"|\"stale\",\n"
+     "  \"watchCount\", \"maxSeats\" (the level's; 0: unset), \"featureGates\":\n"
+     "  {\"SizeBasedListCostEstimate\", \"WatchList\"}, \"consistentReadFromCache\"};\n"
+     "  out: initialSeats, finalSeats, additionalLatencyNs of each\n"
+     "example:\n"
+     "  echo '[{\"request\": {\"verb\": \"list\", \"resource\": \"configmaps\", \"query\": "
+     "\"limit=500\"},\n"
+     "    \"objectCount\": 450, \"avgObjectSizeBytes\": 100}]' | apfsim model estimate",
+     Layout::kCasePerLine, nullptr, Adapter<ReplayEstimateCases>},
     {"flowhash", "hashFlowID(flowSchema, distinguisher) for each case",
-     "apfsim model flowhash < cases.json", Layout::kOneLine, nullptr, Adapter<FlowHashCases>},
+     "apfsim model flowhash < cases.json\n"
+     "input: a JSON array of {\"flowSchema\": str, \"distinguisher\": str}; out: {\"hash\"}\n"
+     "example:\n"
+     "  echo '[{\"flowSchema\": \"service-accounts\",\n"
+     "    \"distinguisher\": \"system:serviceaccount:default:app\"}]' | apfsim model flowhash",
+     Layout::kOneLine, nullptr, Adapter<FlowHashCases>},
     {"queueset",
      "replay arrivals, completions and time-outs through one queue set like queueset.go",
-     "apfsim model queueset < cases.json", Layout::kResultPerLine, nullptr,
-     Adapter<ReplayQueueSetCases>},
+     "apfsim model queueset < cases.json\n"
+     "input: a JSON array of {\"queueset\": {\"concurrencyLimit\", \"queues\" (0: Reject, -1:\n"
+     "  Exempt), \"handSize\", \"queueLengthLimit\"}, \"requests\": [{\"id\", \"arrive\" (s),\n"
+     "  \"flowSchema\", \"distinguisher\", \"initialSeats\", \"finalSeats\", \"additionalLatency\" "
+     "(s),\n"
+     "  \"service\" (s), \"waitLimit\" (s, default 15)}]}; out: each request's outcome, queue and\n"
+     "  dispatch, finish and release times in ns\n"
+     "example:\n"
+     "  echo '[{\"queueset\": {\"concurrencyLimit\": 2, \"queues\": 8, \"handSize\": 2,\n"
+     "    \"queueLengthLimit\": 5}, \"requests\": [{\"id\": 1, \"arrive\": 0, \"service\": 0.5},\n"
+     "    {\"id\": 2, \"arrive\": 0.1, \"service\": 0.5, \"initialSeats\": 2}]}]' | apfsim model "
+     "queueset",
+     Layout::kResultPerLine, nullptr, Adapter<ReplayQueueSetCases>},
     {"retry-after",
      "replay drops at one level through the Retry-After tracker (dropped_requests_tracker.go)",
-     "apfsim model retry-after < cases.json", Layout::kCasePerLine, nullptr,
-     Adapter<ReplayRetryAfterCases>},
+     "apfsim model retry-after < cases.json\n"
+     "input: a JSON array of {\"drops\": [unix seconds, ...]} at one level; out: the\n"
+     "  Retry-After each drop's 429 carries\n"
+     "example:\n"
+     "  echo '[{\"drops\": [100, 100, 101, 105]}]' | apfsim model retry-after",
+     Layout::kCasePerLine, nullptr, Adapter<ReplayRetryAfterCases>},
 };
 
 void Print(const nlohmann::json& answer, Layout layout) {
