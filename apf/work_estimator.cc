@@ -85,6 +85,11 @@ WorkEstimatorConfig DefaultWorkEstimatorConfig(bool size_based_list_cost_estimat
   return config;
 }
 
+bool ListServedFromCache(const RequestInfo& request, bool consistent_read_from_cache) {
+  return request.verb == "watch" ||
+         !ListDelegatedToStorage(request.query, consistent_read_from_cache);
+}
+
 bool ListDelegatedToStorage(const RequestQuery& q, bool consistent_read_from_cache) {
   const std::string& match = q.resource_version_match;
   if (match == "Exact") return true;
@@ -134,8 +139,7 @@ WorkEstimate WorkEstimator::EstimateList(const RequestInfo& request, std::uint64
     const bool legacy_watch = q.resource_version.empty() || q.resource_version == "0";
     if (!send_initial_events && !legacy_watch) return WorkEstimate{min_seats, 0, 0};
   }
-  const bool from_cache =
-      request.verb == "watch" || !ListDelegatedToStorage(q, config_.consistent_read_from_cache);
+  const bool from_cache = ListServedFromCache(request, config_.consistent_read_from_cache);
 
   ObjectStatsResult found = object_stats_->GetStats(request.api_group, request.resource, now);
   ObjectStats stats = found.stats;

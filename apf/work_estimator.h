@@ -71,6 +71,10 @@ WorkEstimatorConfig DefaultWorkEstimatorConfig(bool size_based_list_cost_estimat
 // The estimator does not check whether the resource has a watch cache at all.
 bool ListDelegatedToStorage(const RequestQuery& query, bool consistent_read_from_cache);
 
+// Whether the list estimator prices `request` (a LIST, or a WATCH priced as one) as served
+// from the watch cache: a WATCH always is; a LIST unless ListDelegatedToStorage.
+bool ListServedFromCache(const RequestInfo& request, bool consistent_read_from_cache);
+
 class WorkEstimator {
  public:
   // The sources must outlive the estimator.

@@ -60,9 +60,7 @@ json EstimateWork(const apf::RequestInfo& request, std::uint64_t level_max_seats
   std::string why;
   if (list_like) {
     out["estimator"] = "list";
-    const bool from_cache =
-        verb == "watch" ||
-        !apf::ListDelegatedToStorage(request.query, config.consistent_read_from_cache);
+    const bool from_cache = apf::ListServedFromCache(request, config.consistent_read_from_cache);
     // The global limit alone (no level cap), to show what the level's cap took away.
     const apf::WorkEstimate uncapped = estimator.Estimate(&request, 0, 0);
     why = (verb == "watch" ? std::string("a WATCH with WatchList on is priced as the LIST of its "
