@@ -8,6 +8,7 @@
 
 #include "apf/seat_seconds.h"
 #include "sim/io/duration.h"
+#include "sim/report/client_metrics_text.h"
 #include "sim/report/debug_dumps.h"
 #include "sim/report/metrics_text.h"
 
@@ -86,6 +87,17 @@ void RunReport::OnTrace(const std::string& json_line) {
   if (!trace_) return;
   trace_->Write(json_line);
   trace_->Write("\n");
+}
+
+void RunReport::EnableOpenMetrics(const OpenMetricsOptions& options) {
+  if (!openmetrics_) {
+    openmetrics_ = std::make_unique<OpenMetricsWriter>(out_dir_ + "/metrics.om", options);
+  }
+}
+
+void RunReport::OnIntervalEnd(apf::Nanos end) {
+  if (openmetrics_)
+    openmetrics_->AddSnapshot(end, MetricsText(*world_) + ClientMetricsText(*world_));
 }
 
 void RunReport::OnDump(apf::Nanos now, int dump_index) {
@@ -226,6 +238,8 @@ void RunReport::Commit() {
     dump_files.push_back(std::make_unique<OutputFile>(out_dir_ + "/" + name));
     dump_files.back()->Write(text);
   }
+  // Gathering metrics.om's series may still fail (a full disk): before any rename.
+  if (openmetrics_) openmetrics_->Commit();
   // Everything is written; only renames remain.
   if (trace_) trace_->Commit();
   if (timeline_) timeline_->Commit();

@@ -535,6 +535,7 @@ void World::OnInterval(apf::Nanos now) {
     if (observer_) observer_->OnClientRow(interval_start_, c.spec->name, row);
   }
   interval_start_ = now;
+  if (observer_) observer_->OnIntervalEnd(now);
 }
 
 void World::HandleEvent(apf::Nanos now, const Event& event) {
