@@ -2,7 +2,8 @@
 // tests/fixtures/report/tiny.yaml's run, worked out by hand from the fixture's story
 // (its opening comment); the file's shape (one `# TYPE` per family, each series' points
 // together, `# EOF` last) over a run long enough to go through the spool; the per-client
-// series (sim/report/client_metrics_text.h); and --start-time and --label.
+// series (sim/report/client_metrics_text.h); compare's two files; and --start-time and
+// --label.
 #include "sim/report/openmetrics.h"
 
 #include <catch2/catch.hpp>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "sim/io/input_error.h"
+#include "sim/workflows/compare.h"
 #include "sim/workflows/run.h"
 #include "tests/support/test_support.h"
 
@@ -223,4 +225,32 @@ TEST_CASE("metrics.om keeps each series' points together through the spool", "[o
   }
   want += "# EOF\n";
   CHECK(test_support::ReadFile(path) == want);
+}
+
+TEST_CASE("compare --openmetrics: each side its metrics.om, labelled side", "[openmetrics]") {
+  const test_support::ScratchDir scratch("apfsim-openmetrics-compare");
+  sim::CompareRequest request;
+  request.scenario_file = std::string(APFSIM_SOURCE_DIR) + "/tests/fixtures/report/tiny.yaml";
+  // Ten seats for lab's share instead of one: the 1.6 s GET is not rejected after.
+  request.after_overrides = {"apiservers.maxRequestsInflight=59"};
+  request.out_dir = scratch.path().string();
+  request.openmetrics = WithJob();
+  sim::RunCompare(request);
+  const std::string before = test_support::ReadFile(scratch.path() / "before" / "metrics.om");
+  const std::string after = test_support::ReadFile(scratch.path() / "after" / "metrics.om");
+  const std::string lab =
+      "{job=\"kube-apiserver\",side=\"SIDE\",instance=\"apiserver-0\",priority_level=\"lab\","
+      "flow_schema=\"global-default\"";
+  auto with_side = [&](const char* side) {
+    std::string labels = lab;
+    return labels.replace(labels.find("SIDE"), 4, side);
+  };
+  CHECK(
+      LinesStarting(before, "apiserver_flowcontrol_dispatched_requests_total" + with_side("before"))
+          .size() == 3);
+  CHECK(LinesStarting(before, "apiserver_flowcontrol_rejected_requests_total" + with_side("before"))
+            .size() == 3);
+  CHECK(LinesStarting(after, "apiserver_flowcontrol_dispatched_requests_total" + with_side("after"))
+            .size() == 3);
+  CHECK(LinesStarting(after, "apiserver_flowcontrol_rejected_requests_total").empty());
 }
