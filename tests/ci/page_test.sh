@@ -3,8 +3,9 @@
 # (tools/apfplot/timelines.py): two-minute runs of the drift sweep as it was and as it was
 # fixed are plotted and put on one page, which headless Chromium opens with no network.
 # The DOM it dumps must hold a <canvas> in every element of class `timeline` (uPlot drew
-# them), as many timelines as the page's script says it made, and no `script-error`
-# element (the page's window.onerror writes one). A screenshot is kept in
+# them), as many timelines as the page's script says it made, every one showing the
+# stretch the link asked for (#t=55-80: a zoom applied to one chart reaches all), and no
+# `script-error` element (the page's window.onerror writes one). A screenshot is kept in
 # build/page-test/page.png. Needs Debian's chromium (deps/ci-packages.txt); without it the
 # test says so and skips. Usage: tests/ci/page_test.sh [APFSIM]
 set -euo pipefail
@@ -35,8 +36,9 @@ chrome() {
     --user-data-dir="$profile" --window-size=1400,2400 --virtual-time-budget=10000 "$@" \
     2>>"$out/chromium.log"
 }
-chrome --dump-dom "file://$out/index.html" >"$out/dom.html"
-chrome --screenshot="$out/page.png" "file://$out/index.html#timelines" >/dev/null
+# #t=55-80 opens the page zoomed to the sweep at 1m: every chart must show that stretch.
+chrome --dump-dom "file://$out/index.html#t=55-80" >"$out/dom.html"
+chrome --screenshot="$out/page.png" "file://$out/index.html#t=55-80" >/dev/null
 
 "$py" - "$out/dom.html" <<'PY'
 import sys
@@ -50,6 +52,7 @@ class Timelines(HTMLParser):
         super().__init__()
         self.stack = []  # open elements: True for a .timeline
         self.canvases = []  # per .timeline
+        self.ranges = []  # per .timeline: the time range it shows
         self.error = None
         self.declared = None
         self.in_error = False
@@ -68,6 +71,7 @@ class Timelines(HTMLParser):
         is_timeline = "timeline" in (attrs.get("class") or "").split()
         if is_timeline:
             self.canvases.append(0)
+            self.ranges.append((attrs.get("data-x-min"), attrs.get("data-x-max")))
         self.stack.append(is_timeline)
 
     def handle_endtag(self, tag):
@@ -95,8 +99,13 @@ if any(n == 0 for n in parser.canvases):
 if parser.declared != str(len(parser.canvases)):
     failures.append("the script made %s charts, the DOM has %d timelines" % (
         parser.declared, len(parser.canvases)))
+zoomed = [r for r in parser.ranges if r != ("55", "80")]
+if zoomed:
+    failures.append("%d of %d timelines do not show 55-80 s: %s" % (
+        len(zoomed), len(parser.ranges), zoomed[:3]))
 if failures:
     sys.exit("page_test FAILED:\n  " + "\n  ".join(failures))
-print("page_test: %d timelines drawn, each with a canvas; no script error" % len(parser.canvases))
+print("page_test: %d timelines drawn, each with a canvas and zoomed to 55-80 s; no script "
+      "error" % len(parser.canvases))
 PY
 echo "page_test: screenshot in build/page-test/page.png"

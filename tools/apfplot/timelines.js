@@ -164,7 +164,11 @@
       legend: {live: true},
       hooks: {
         setScale: [function (u, key) {
-          if (key === "x") setAllX(u.scales.x.min, u.scales.x.max, u);
+          if (key !== "x") return;
+          // The range shown, on the chart's element: tests/ci/page_test.sh reads it.
+          element.setAttribute("data-x-min", String(+u.scales.x.min.toFixed(3)));
+          element.setAttribute("data-x-max", String(+u.scales.x.max.toFixed(3)));
+          setAllX(u.scales.x.min, u.scales.x.max, u);
         }],
         draw: [drawMarks],
         ready: [zoomAndPan],
@@ -214,6 +218,14 @@
       {key: "latencyP99", label: "latency p99", colour: "#9467bd", scale: "l"},
     ], latencyScales);
   });
+
+  // index.html#t=FROM-TO (seconds) opens the timelines zoomed to that stretch: a link to
+  // the seconds that matter.
+  var wanted = /^#t=([0-9.]+)-([0-9.]+)$/.exec(window.location.hash);
+  if (wanted && charts.length > 0 && +wanted[1] < +wanted[2]) {
+    charts[0].setScale("x", {min: +wanted[1], max: +wanted[2]});
+    root.scrollIntoView();
+  }
 
   window.addEventListener("resize", function () {
     charts.forEach(function (u) {
