@@ -113,7 +113,7 @@ bool IsLabelName(std::string_view name) {
   return true;
 }
 
-// A label value or HELP text in OpenMetrics: backslash, double quote and newline escaped.
+// A --label value as OpenMetrics quotes it: backslash, double quote and newline escaped.
 std::string Escape(std::string_view text) {
   std::string out;
   for (char c : text) {
@@ -127,7 +127,8 @@ std::string Escape(std::string_view text) {
   return out;
 }
 
-// The virtual instant `at` as Unix seconds, with as many decimals as it needs.
+// An instant in nanoseconds since the Unix epoch as an OpenMetrics timestamp: seconds, with
+// as many decimals as it needs.
 std::string Timestamp(apf::Nanos unix_ns) {
   std::string out = fmt::format("{}", unix_ns / apf::kSecond);
   const apf::Nanos fraction = unix_ns % apf::kSecond;
