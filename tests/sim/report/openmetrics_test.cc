@@ -175,7 +175,8 @@ TEST_CASE("metrics.om: --start-time and a fractional interval end", "[openmetric
         std::to_string(kOrigin + 59 * 86400 + 11 * 3600 + 1) + ".25");
 }
 
-TEST_CASE("--start-time and --label refuse what Prometheus would", "[openmetrics]") {
+TEST_CASE("metrics.om: a start time or extra label Prometheus would refuse is refused",
+          "[openmetrics]") {
   CHECK(sim::ParseStartTime("2026-01-01T00:00:00Z") == apf::kVirtualEpochUnixNanos);
   CHECK(sim::ParseStartTime("2024-02-29T00:00:00Z") ==
         (kOrigin - (366 + 306) * 86400LL) * apf::kSecond);
