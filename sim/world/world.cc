@@ -332,7 +332,9 @@ void World::StartExecution(apf::Nanos now, int ai) {
   } else {
     engine_.At(now + e.service, Event{kExecDone, 0, ref});
   }
-  if (e.timeout_at != apf::kNever) engine_.At(e.timeout_at, Event{kGatewayTimeout, 0, ref});
+  // The queue-wait deadline's handle is spent once dispatched; it now names the 504.
+  if (e.timeout_at != apf::kNever)
+    a.timeout = engine_.At(e.timeout_at, Event{kGatewayTimeout, 0, ref});
 }
 
 void World::ScheduleBackend(int r) {
@@ -350,6 +352,7 @@ void World::OnExecDone(apf::Nanos now, int ai) {
   Replica& rep = *replicas_[a.replica];
   a.executing = false;
   a.finished = now;
+  engine_.Cancel(a.timeout);  // a 504 not yet due no longer applies
   if (a.outcome[0] == '\0') {
     a.outcome = a.event_rejected ? "rejected" : "completed";
     if (a.event_rejected) a.reason = "EventRateLimit";

