@@ -224,6 +224,7 @@ Admission FlowControl::StartMaxInFlight(Nanos now, const UserInfo& user, const R
     case MaxInFlightFilter::Decision::kServedUntracked:
       break;  // kBypass
     case MaxInFlightFilter::Decision::kServed:
+    case MaxInFlightFilter::Decision::kServedUnlimited:
       a.outcome = Admission::Outcome::kExecuting;
       a.handle.level = pool;
       break;

@@ -37,7 +37,9 @@ std::string MetricsText(World& world) {
         out += fmt::format(
             "apiserver_current_inflight_requests{{instance=\"apiserver-{}\",request_kind=\"{}\"}} "
             "{}\n",
-            r, *s.name == "readonly" ? "readOnly" : "mutating", s.executing_requests);
+            r, *s.name == "readonly" ? "readOnly" : "mutating",
+            // An unlimited pool (limit 0) has no channel whose length Go could record.
+            s.nominal_cl == 0 ? 0 : s.executing_requests);
       }
     }
     return out;

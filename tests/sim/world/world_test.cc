@@ -72,3 +72,18 @@ TEST_CASE("a handler slowed by a saturated backend gets 504 at the request timeo
   CHECK(fast["clients"]["reader"]["latencySeconds"]["max"].get<double>() ==
         Approx(1).epsilon(0.01));
 }
+
+TEST_CASE("MaxInFlight without a limit counts what its pool serves", "[world]") {
+  // APF off and maxRequestsInflight: 0 (no limit for reads, maxinflight.go). 40 GETs of
+  // 1 s each, sent within 1 ms with no backend limit, all execute together: the readonly
+  // pool dispatches 40 and peaks at 40 seats (one a request), and nothing is refused.
+  // Before, the pool reported 0 dispatched and a peak of 0.
+  std::string yaml = SaturatedBackend("0");
+  yaml.replace(yaml.find("    enablePriorityAndFairness: false"), 0,
+               "    maxRequestsInflight: 0\n");
+  const nlohmann::json s = RunText(yaml);
+  CHECK(s["priorityLevels"]["readonly"]["dispatched"] == 40);
+  CHECK(s["priorityLevels"]["readonly"]["peakExecutingSeats"] == 40);
+  CHECK(s["priorityLevels"]["readonly"]["rejected"]["concurrency-limit"] == 0);
+  CHECK(s["clients"]["reader"]["succeeded"] == 40);
+}
