@@ -209,6 +209,10 @@ nlohmann::json RunReport::Summary() const {
     }
     j["replay"] = replay;
   }
+  if (!scenario_.resources_skipped_from_metrics.empty()) {
+    // Counted -1 in the scrape (not fetched): no `resources` entry was made for them.
+    j["resourcesFromMetrics"] = {{"skipped", scenario_.resources_skipped_from_metrics}};
+  }
   j["events"] = world_->events_handled();
   j["attempts"] = world_->attempts_total();
   return j;
@@ -282,6 +286,11 @@ std::string RunReport::SummaryTable(const nlohmann::json& s, bool colour) {
                     c["succeeded"].get<std::uint64_t>(), red(std::to_string(failed), failed > 0),
                     red(std::to_string(r429), r429 > 0), c["latencySeconds"]["p50"].get<double>(),
                     c["latencySeconds"]["p99"].get<double>());
+  }
+  if (s.contains("resourcesFromMetrics")) {
+    std::vector<std::string> skipped = s["resourcesFromMetrics"]["skipped"];
+    out += fmt::format("\nresourcesFromMetrics: skipped {} (object count -1 in the scrape)\n",
+                       fmt::join(skipped, ", "));
   }
   return out;
 }

@@ -619,7 +619,8 @@ void ReadResourcesFromMetrics(const YamlValue& v, Scenario* s) {
   const fs::path full = name.is_absolute() ? name : fs::path(s->file).parent_path() / name;
   if (!fs::exists(full)) v.Fail("no such file: " + full.string());
   s->resources_from_metrics = full.lexically_normal().string();
-  for (ResourceSpec& r : ResourcesFromMetricsFile(s->resources_from_metrics)) {
+  for (ResourceSpec& r :
+       ResourcesFromMetricsFile(s->resources_from_metrics, &s->resources_skipped_from_metrics)) {
     const bool listed =
         std::any_of(s->resources.begin(), s->resources.end(), [&](const ResourceSpec& e) {
           return e.resource == r.resource && e.api_group == r.api_group;

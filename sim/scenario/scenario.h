@@ -217,6 +217,8 @@ struct Scenario {
   std::vector<ObjectOverride> flow_control_overrides;
   std::vector<ResourceSpec> resources;
   std::string resources_from_metrics;  // the /metrics scrape the counts came from, if any
+  // Resources of that scrape left out because their count was -1 (not fetched).
+  std::vector<std::string> resources_skipped_from_metrics;
   std::vector<ClientSpec> clients;
   AuditLogSpec audit_log;
   std::vector<Expectation> expectations;  // spec.expect
