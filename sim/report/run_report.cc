@@ -7,6 +7,7 @@
 #include <map>
 
 #include "apf/seat_seconds.h"
+#include "sim/io/csv.h"
 #include "sim/io/duration.h"
 #include "sim/report/debug_dumps.h"
 #include "sim/report/metrics_text.h"
@@ -60,7 +61,7 @@ void RunReport::OnLevelRow(apf::Nanos start, int replica, const std::string& lev
   }
   timeline_->Write(fmt::format(
       "{},apiserver-{},{},{:.3f},{:.3f},{},{:.3f},{:.3f},{},{},{},{},{},{},{},{},{}\n",
-      Seconds(start), replica, level, row.executing_requests, row.executing_seats,
+      Seconds(start), replica, CsvField(level), row.executing_requests, row.executing_seats,
       row.peak_executing_seats, row.waiting_requests, row.waiting_seats, row.current_cl,
       row.nominal_cl, row.counters.dispatched, row.counters.rejected[0], row.counters.rejected[1],
       row.counters.rejected[2], wait_p50, wait_p99, row.retry_after));
@@ -74,8 +75,9 @@ void RunReport::OnClientRow(apf::Nanos start, const std::string& client, const C
     p50 = Seconds(row.latency_p50);
     p99 = Seconds(row.latency_p99);
   }
-  clients_->Write(fmt::format("{},{},{},{},{},{},{},{},{}\n", Seconds(start), client, row.calls,
-                              row.attempts, row.succeeded, row.failed, row.http429, p50, p99));
+  clients_->Write(fmt::format("{},{},{},{},{},{},{},{},{}\n", Seconds(start), CsvField(client),
+                              row.calls, row.attempts, row.succeeded, row.failed, row.http429, p50,
+                              p99));
 }
 
 void RunReport::EnableTrace() {

@@ -71,13 +71,6 @@ TEST_CASE("decimal seconds and RFC 3339 times parse exactly", "[replay]") {
   CHECK_FALSE(sim::ParseRfc3339("2026-12-02T10:05:00"));
 }
 
-TEST_CASE("CSV fields split with RFC 4180 quoting", "[replay]") {
-  std::vector<std::string> f;
-  REQUIRE(sim::SplitCsvLine("1,\"a,b\",\"say \"\"hi\"\"\",,x", &f));
-  CHECK(f == std::vector<std::string>{"1", "a,b", "say \"hi\"", "", "x"});
-  CHECK_FALSE(sim::SplitCsvLine("1,\"open", &f));
-}
-
 TEST_CASE("a trace's rows are called at start plus their time and run for their service time",
           "[replay][trace]") {
   const test_support::ScratchDir scratch("apfsim-replay-timing");
