@@ -353,6 +353,11 @@ void World::OnExecDone(apf::Nanos now, int ai) {
   a.executing = false;
   a.finished = now;
   engine_.Cancel(a.timeout);  // a 504 not yet due no longer applies
+  if (a.handle.valid() && rep.flow_control->apf_enabled() && a.dispatched >= 0) {
+    FlowMetrics::Series& m = metrics_.At(a.replica, a.handle.level, a.flow_schema);
+    (calls_[a.call].request->is_watch ? m.execution_watch : m.execution_regular)
+        .Observe(now - a.dispatched);
+  }
   if (a.outcome[0] == '\0') {
     a.outcome = a.event_rejected ? "rejected" : "completed";
     if (a.event_rejected) a.reason = "EventRateLimit";
@@ -674,6 +679,23 @@ void World::EmitTrace(int ai) {
   r.status = a.status;
   r.retry_after = a.retry_after;
   observer_->OnTrace(TraceJsonLine(r));
+}
+
+std::map<FlowMetrics::Key, FlowMetrics::Gauges> World::CurrentFlowGauges() const {
+  std::map<FlowMetrics::Key, FlowMetrics::Gauges> gauges;
+  for (std::uint32_t slot = 0; slot < attempts_.size(); ++slot) {
+    const Attempt& a = attempts_[slot];
+    if (!a.live || !a.handle.valid()) continue;
+    if (!replicas_[a.replica]->flow_control->apf_enabled()) continue;
+    FlowMetrics::Gauges& g = gauges[{a.replica, a.handle.level, a.flow_schema}];
+    if (a.executing || a.pending_release) {
+      ++g.executing_requests;
+      g.executing_seats += a.seats;
+    } else if (a.dispatched < 0) {
+      ++g.inqueue_requests;
+    }
+  }
+  return gauges;
 }
 
 StopReason World::Run() {
