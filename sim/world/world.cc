@@ -215,7 +215,8 @@ void World::SendAttempt(apf::Nanos now, int c, const CallStep& step) {
   if (step.timeout_param_ns > 0) user_timeout = step.timeout_param_ns;
   const apf::Admission admission =
       rep.flow_control->Start(now, Ref(slot, a.generation), proc.user, call.info, user_timeout,
-                              rep.flow_control->classifier() ? &proc.subjects : nullptr);
+                              rep.flow_control->classifier() ? &proc.subjects : nullptr,
+                              call.request->tmpl->seats ? &*call.request->tmpl->seats : nullptr);
   OnAdmitted(now, static_cast<int>(slot), admission);
 }
 

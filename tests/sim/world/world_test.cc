@@ -87,3 +87,51 @@ TEST_CASE("MaxInFlight without a limit counts what its pool serves", "[world]") 
   CHECK(s["priorityLevels"]["readonly"]["rejected"]["concurrency-limit"] == 0);
   CHECK(s["clients"]["reader"]["succeeded"] == 40);
 }
+
+TEST_CASE("a request's seats replace the work estimator's answer, above the per-level cap",
+          "[world]") {
+  // A GET is 1 seat (APF-SPEC 6.1) and no request of global-default can hold more than the
+  // level's maximum seats (at most 10 in 1.36, APF-SPEC 3.2). `seats: {initial: 20}` is
+  // what the queue set is told instead: the level's largest request is 20 seats. With
+  // 400 + 200 seats global-default's nominal limit is well above 20, so it runs at once.
+  const nlohmann::json s = RunText(R"(apiVersion: apfsim/v1alpha1
+kind: Scenario
+metadata: {name: seats-what-if}
+spec:
+  duration: 3s
+  clients:
+  - name: reader
+    user: alice
+    traffic:
+    - constant:
+        rate: 1
+        request: {verb: get, resource: configmaps, namespace: default, name: c,
+                  seats: {initial: 20, final: 2, additionalLatency: 100ms}}
+)");
+  CHECK(s["priorityLevels"]["global-default"]["peakRequestSeats"] == 20);
+  CHECK(s["priorityLevels"]["global-default"]["peakExecutingSeats"] == 20);
+  CHECK(s["clients"]["reader"]["failed"] == 0);
+}
+
+TEST_CASE("a closed loop may think for 0", "[world]") {
+  // One worker, one GET of 1 s then no think: calls start at 0, 1, 2, ... 9 s (the first
+  // after half a think, 0) and each ends 1 s later, so a 9.5 s run issues 10 calls of
+  // which 9 are answered.
+  const nlohmann::json s = RunText(R"(apiVersion: apfsim/v1alpha1
+kind: Scenario
+metadata: {name: no-think}
+spec:
+  duration: 9500ms
+  clients:
+  - name: controller
+    serviceAccount: apps/controller
+    traffic:
+    - closedLoop:
+        workers: 1
+        think: 0s
+        calls:
+        - {verb: get, resource: configmaps, namespace: apps, name: a, serviceTime: 1s}
+)");
+  CHECK(s["clients"]["controller"]["calls"] == 10);
+  CHECK(s["clients"]["controller"]["succeeded"] == 9);
+}
