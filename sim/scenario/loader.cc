@@ -8,6 +8,7 @@
 #include "sim/io/yaml_input.h"
 #include "sim/scenario/audit_log.h"
 #include "sim/scenario/expectation_paths.h"
+#include "sim/scenario/feature_gates.h"
 #include "sim/scenario/metrics_import.h"
 #include "sim/scenario/trace_replay.h"
 
@@ -562,8 +563,8 @@ void ReadApiservers(const YamlValue& v, ApiserverSpec* a) {
   }
   if (auto gates = m.Optional("featureGates")) {
     YamlMap g = gates->Map();
-    for (const char* gate : {"SizeBasedListCostEstimate", "WatchList"}) {
-      if (g.Has(gate)) a->feature_gates[gate] = g.Required(gate).Bool();
+    for (std::string_view gate : kKnownFeatureGates) {
+      if (g.Has(gate)) a->feature_gates[std::string(gate)] = g.Required(gate).Bool();
     }
     g.Finish();
   }

@@ -129,7 +129,9 @@ class Apiserver {
   int index_;
   const Scenario& scenario_;
   const ServiceTimeModel* service_time_;
-  bool watch_list_gate_;  // the WatchList feature gate (on unless the scenario says)
+  bool watch_list_gate_;  // the WatchList feature gate (the version's default unless the scenario
+                          // says)
+  bool consistent_reads_from_cache_;  // ConsistentListFromCache and etcd's support
   apf::Nanos request_timeout_;
   apf::ObjectCountTracker objects_;
   std::unique_ptr<apf::FlowControl> flow_control_;
