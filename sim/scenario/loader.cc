@@ -389,6 +389,7 @@ TrafficSpec ReadTraffic(const YamlValue& v, const Scenario& scenario) {
     // still take time (a call answered at once, with no retry left, loops at one instant
     // until --max-events stops the run).
     t.think = ReadDistribution(m.Required("think"));
+    if (t.think.value < 0) m.Required("think").Fail("must not be negative");
     YamlValue calls = m.Required("calls");
     for (const YamlValue& c : calls.Items()) t.calls.push_back(ReadRequest(c));
     if (t.calls.empty()) calls.Fail("needs at least one call");
