@@ -4,8 +4,13 @@
 #include "sim/scenario/feature_gates.h"
 
 #include <catch2/catch.hpp>
+#include <fstream>
 
+#include "sim/io/input_error.h"
+#include "sim/scenario/flowcontrol.h"
+#include "sim/scenario/loader.h"
 #include "tests/support/request_support.h"
+#include "tests/support/test_support.h"
 
 namespace {
 
@@ -109,4 +114,35 @@ TEST_CASE("a watch at resourceVersion 0 is priced as its initial LIST from 1.35"
   CHECK(ListSeats(At("1.33"), 5000, 10000, "watch",
                   "resourceVersion=0&sendInitialEvents=true&resourceVersionMatch=NotOlderThan") ==
         1);
+}
+
+TEST_CASE("v1beta3 objects are served up to 1.31 and refused from 1.32", "[scenario][versions]") {
+  // kubernetes#127017: flowcontrol.apiserver.k8s.io/v1beta3 is no longer served in 1.32;
+  // a scenario of 1.32 or later refuses such an object as `kubectl apply` would.
+  const test_support::ScratchDir scratch("apfsim-v1beta3");
+  const std::filesystem::path file = scratch.path() / "scenario.yaml";
+  std::ofstream(file) << R"(apiVersion: apfsim/v1alpha1
+kind: Scenario
+metadata: {name: beta}
+spec:
+  duration: 1s
+  apiservers: {kubernetesVersion: "1.31"}
+  flowControl:
+    objects:
+    - apiVersion: flowcontrol.apiserver.k8s.io/v1beta3
+      kind: PriorityLevelConfiguration
+      metadata: {name: old}
+      spec: {type: Limited, limited: {nominalConcurrencyShares: 5, limitResponse: {type: Reject}}}
+  clients:
+  - {name: c, user: u, traffic: [{constant: {rate: 1, request: {verb: get, resource: pods, namespace: a, name: p}}}]}
+)";
+  sim::Scenario s = sim::LoadScenario(file.string());
+  CHECK(sim::BuildScenarioFlowControl(s).config.FindPriorityLevel("old") >= 0);
+  s.apiservers.kubernetes_version = "1.32";
+  try {
+    sim::BuildScenarioFlowControl(s);
+    FAIL("expected an InputError");
+  } catch (const sim::InputError& e) {
+    CHECK(std::string(e.what()).find("is not served by Kubernetes 1.32") != std::string::npos);
+  }
 }

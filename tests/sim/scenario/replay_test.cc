@@ -282,6 +282,33 @@ TEST_CASE("a real scrape: -1 counts skipped, the 1.34 gauges read with their gro
       sim::InputError);
 }
 
+TEST_CASE("a run names the resources its scrape could not count", "[replay][metrics]") {
+  // A -1 count leaves the resource out (no `resources` entry); summary.json names it under
+  // resourcesFromMetrics.skipped and the terminal table says so.
+  const test_support::ScratchDir scratch("apfsim-scrape");
+  std::ofstream(scratch.path() / "scrape.prom")
+      << "apiserver_resource_objects{group=\"\",resource=\"secrets\"} -1\n"
+         "apiserver_resource_objects{group=\"\",resource=\"pods\"} 10\n";
+  const fs::path file = scratch.path() / "scenario.yaml";
+  std::ofstream(file) << R"(apiVersion: apfsim/v1alpha1
+kind: Scenario
+metadata: {name: scrape}
+spec:
+  duration: 1s
+  resourcesFromMetrics: scrape.prom
+  clients:
+  - name: reader
+    user: alice
+    traffic:
+    - constant: {rate: 1, request: {verb: list, resource: pods, namespace: a}}
+)";
+  const test_support::ScratchDir out("apfsim-scrape-out");
+  const sim::RunOutcome run = Run(file.string(), "", out);
+  CHECK(run.summary["resourcesFromMetrics"]["skipped"] == nlohmann::json::array({"secrets"}));
+  CHECK(run.table.find("resourcesFromMetrics: skipped secrets (object count -1 in the scrape)") !=
+        std::string::npos);
+}
+
 TEST_CASE("explicit resources override the counts from metrics", "[replay][metrics]") {
   const sim::Scenario s =
       sim::LoadScenario(std::string(APFSIM_SOURCE_DIR) + "/scenarios/audit-replay.yaml", {});
