@@ -13,6 +13,7 @@
 #include <sstream>
 #include <thread>
 
+#include "sim/io/csv.h"
 #include "sim/io/input_error.h"
 #include "sim/io/output_file.h"
 #include "sim/workflows/interrupt.h"
@@ -237,7 +238,7 @@ std::string SweepCsv(const std::vector<SweepAxis>& axes,
     for (const auto& [column, unused] : ClientColumns())
       header.push_back("client." + c + "." + column);
   }
-  out += fmt::format("{}\n", fmt::join(header, ","));
+  out += CsvRecord(header) + "\n";
   for (std::size_t k = 0; k < indices.size(); ++k) {
     std::vector<std::string> row;
     if (with_index) row.push_back(std::to_string(indices[k]));
@@ -259,7 +260,7 @@ std::string SweepCsv(const std::vector<SweepAxis>& axes,
                           : "");
       }
     }
-    out += fmt::format("{}\n", fmt::join(row, ","));
+    out += CsvRecord(row) + "\n";
   }
   return out;
 }
@@ -385,7 +386,8 @@ std::string MergeSweepParts(const std::vector<std::string>& texts,
       throw InputError({name, 1, 1}, "", fmt::format("part {}/{} is given twice", index, n));
     }
     std::string part_header;
-    std::getline(in, part_header);
+    int line_number = 1;
+    ReadCsvRecord(in, &part_header, &line_number);
     const std::string prefix = "grid_index,";
     if (part_header.rfind(prefix, 0) != 0) {
       throw InputError({name, 2, 1}, "", "the header does not start with grid_index");
@@ -400,9 +402,7 @@ std::string MergeSweepParts(const std::vector<std::string>& texts,
         throw InputError({name, 2, 1}, "", "its columns differ from " + header_from + "'s");
       }
     }
-    int line_number = 2;
-    while (std::getline(in, line)) {
-      ++line_number;
+    while (ReadCsvRecord(in, &line, &line_number)) {
       const std::size_t comma = line.find(',');
       std::size_t gi = 0;
       auto [ptr, ec] = std::from_chars(line.data(), line.data() + comma, gi);

@@ -110,6 +110,11 @@ class World : public EventHandler {
   };
   std::optional<RequestDetails> DetailsOf(std::uint64_t request_id) const;
   const FlowMetrics& flow_metrics() const { return metrics_; }
+  const Scenario& scenario() const { return scenario_; }
+  // The current per-flow-schema gauges of every (replica, level, flow schema) holding a
+  // request now (APF only): executing (seats held through the additional latency
+  // included, as queueset.go counts them until finishRequestLocked) or waiting.
+  std::map<FlowMetrics::Key, FlowMetrics::Gauges> CurrentFlowGauges() const;
 
  private:
   struct Replica;
