@@ -200,19 +200,20 @@ std::string FormatSeeds(const std::vector<std::uint64_t>& seeds) {
   return fmt::format("{}", fmt::join(parts, ","));
 }
 
-std::string MeanAndInterval(const nlohmann::json& st, bool seconds) {
+std::string MeanAndInterval(const nlohmann::json& st, bool seconds, bool interval) {
   if (!st.is_object() || !st.contains("mean")) return "-";
   const double mean = st["mean"].get<double>();
   const double half = (st["ci95"][1].get<double>() - st["ci95"][0].get<double>()) / 2;
   const bool whole = std::all_of(st["values"].begin(), st["values"].end(), [](const auto& v) {
     return !v.is_number() || v.is_number_integer();
   });
-  auto number = [&](double x) {
-    if (seconds) return fmt::format("{:.3f}", x);
-    return whole && x >= 100 ? fmt::format("{:.0f}", x) : fmt::format("{:.1f}", x);
-  };
+  // Counts print whole when large or constant, other figures with a decimal; seconds to
+  // the millisecond. The half interval takes the mean's precision.
+  const bool point = half == 0 && mean == std::floor(mean);
+  const int digits = seconds ? 3 : whole && (std::fabs(mean) >= 100 || point) ? 0 : 1;
+  auto number = [&](double x) { return fmt::format("{:.{}f}", x, digits); };
   std::string text = number(mean);
-  if (number(half) != number(0)) text += "±" + number(half);
+  if (interval && number(half) != number(0)) text += "±" + number(half);
   return seconds ? text + "s" : text;
 }
 

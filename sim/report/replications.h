@@ -63,8 +63,9 @@ std::string FormatSeeds(const std::vector<std::uint64_t>& seeds);
 std::string ReplicationsTable(const nlohmann::json& replications, bool colour);
 
 // "1983±41" (or "1983" when the interval is a point): a statistics object as a table cell;
-// `seconds` prints three decimals and an "s". "-" for null.
-std::string MeanAndInterval(const nlohmann::json& statistics, bool seconds);
+// `seconds` prints three decimals and an "s". Without `interval` only the mean. "-" for
+// null.
+std::string MeanAndInterval(const nlohmann::json& statistics, bool seconds, bool interval = true);
 
 }  // namespace sim
 

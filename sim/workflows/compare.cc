@@ -162,9 +162,8 @@ struct Cell {
 
 // A figure over seeds: the means before and after, and the paired change.
 Cell FigureCellOverSeeds(const nlohmann::json& fig, const Figure& f, bool seconds) {
-  auto mean = [](const nlohmann::json& st) { return st.is_null() ? st : st["mean"]; };
-  const std::string b = Number(mean(fig["before"]), seconds);
-  const std::string a = Number(mean(fig["after"]), seconds);
+  const std::string b = MeanAndInterval(fig["before"], seconds, false);
+  const std::string a = MeanAndInterval(fig["after"], seconds, false);
   const nlohmann::json& d = fig["change"];
   Cell cell;
   if (b == a && (d.is_null() || d["ci95"][0] == d["ci95"][1])) {
@@ -179,8 +178,7 @@ Cell FigureCellOverSeeds(const nlohmann::json& fig, const Figure& f, bool second
     return cell;
   }
   const double change = d["mean"].get<double>();
-  cell.text += fmt::format(" ({}{} ±{})", change > 0 ? "+" : "", Number(d["mean"], seconds),
-                           Number(nlohmann::json((hi - lo) / 2), seconds));
+  cell.text += fmt::format(" ({}{})", change > 0 ? "+" : "", MeanAndInterval(d, seconds));
   if (f.lower_is_better) cell.tone = (change < 0) == *f.lower_is_better ? 1 : -1;
   return cell;
 }

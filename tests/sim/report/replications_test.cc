@@ -112,4 +112,6 @@ TEST_CASE("MeanAndInterval prints a mean and half its interval", "[replications]
   CHECK(sim::MeanAndInterval(sim::StatisticsJson({1000, 1000}), false) == "1000");
   CHECK(sim::MeanAndInterval(sim::StatisticsJson({0.25, 0.25}), true) == "0.250s");
   CHECK(sim::MeanAndInterval(nullptr, true) == "-");
+  CHECK(sim::MeanAndInterval(sim::StatisticsJson({62, 62}), false) == "62");
+  CHECK(sim::MeanAndInterval(sim::StatisticsJson({700, 712}), false, false) == "706");
 }

@@ -130,9 +130,12 @@ TEST_CASE("compare --seeds pairs each figure's change by seed", "[seeds][compare
   const std::string table = sim::CompareTable(c, false);
   INFO(table);
   CHECK(table.find("seeds 4..6") != std::string::npos);
-  CHECK(table.find("100.0 → 111.0 (+11.0 ±2.5)") != std::string::npos);
+  CHECK(table.find("100 → 111 (+11.0±2.5)") != std::string::npos);
   // The summed rejections change as the queue-full ones do: no clear change.
   CHECK(table.find("20.0 → 20.0 (no clear change)") != std::string::npos);
+  // The wait p99 did not move in any seed: one figure, no arrow.
+  CHECK(table.find("0.100s →") == std::string::npos);
+  CHECK(table.find("0.100s") != std::string::npos);
 }
 
 TEST_CASE("compare --seeds runs both sides on every seed", "[seeds][compare]") {
