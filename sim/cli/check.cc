@@ -1,20 +1,26 @@
-// `apfsim check SCENARIO... [--junit FILE] [--out DIR] [--seed N]`: runs each scenario and
-// verifies its `spec.expect` assertions (sim/report/expectations.h), printing each as passed or
-// failed with the value measured. Exit 1 when any failed, 2 on bad input. --junit writes
-// the verdicts as JUnit XML, whole or not at all, so that CI systems show one test per
-// assertion.
+// `apfsim check SCENARIO... [--junit FILE] [--out DIR] [--seed N | --seeds LIST]`: runs each
+// scenario and verifies its `spec.expect` assertions (sim/report/expectations.h), printing
+// each as passed or failed with the value measured; with --seeds each scenario runs on every
+// seed and an assertion's verdict is reached over them (CombineSeedVerdicts). Exit 1 when
+// any failed, 2 on bad input. A scenario that fails to load or to run is reported and the
+// others are still checked. --junit writes the verdicts as JUnit XML, whole or not at all,
+// so that CI systems show one test per assertion and one error per scenario not checked.
 #include <unistd.h>
 
 #include <chrono>
+#include <filesystem>
 #include <iostream>
 
 #include "sim/cli/command.h"
 #include "sim/cli/run_options.h"
+#include "sim/io/input_error.h"
 #include "sim/io/output_file.h"
 #include "sim/io/yaml_input.h"
 #include "sim/report/junit.h"
 #include "sim/workflows/interrupt.h"
+#include "sim/workflows/replicate.h"
 #include "sim/workflows/run.h"
+#include "sim/workflows/run_inputs.h"
 
 namespace po = boost::program_options;
 
@@ -51,6 +57,7 @@ int RunCheck(const Args& args) {
       "set", po::value(&sets)->composing(), "override a scenario value: PATH=VALUE (repeatable)")(
       "quiet", po::bool_switch(&quiet), "print only failed assertions and the totals");
   AddRunBudgetOptions(options);
+  AddSeedsOptions(options, true);
   po::positional_options_description positional;
   positional.add("scenario", -1);
   po::variables_map values;
@@ -64,46 +71,78 @@ int RunCheck(const Args& args) {
   };
 
   const RunBudget budget = RunBudgetFrom(values);
+  const SeedsOptions seeds = SeedsOptionsFrom(values);
   const InterruptGuard interrupt_guard;
   std::vector<ScenarioCheck> checks;
-  int passed_total = 0, failed_total = 0;
+  int passed_total = 0, failed_total = 0, errors_total = 0;
   int checked = 0;
   for (const std::string& file : scenarios) {
-    if (IsFlowControlManifest(file)) {
-      if (!quiet) std::cout << file << ": skipped, a flow-control manifest and not a Scenario\n\n";
-      continue;
+    // The scenario's name is known only once it is loaded; the file's stem stands in for
+    // it (in --out, and for a scenario that fails to load), as two scenarios in one check
+    // are told apart by their files.
+    std::string stem = file.substr(file.find_last_of('/') + 1);
+    stem = stem.substr(0, stem.find_last_of('.'));
+    ScenarioCheck check;
+    check.file = file;
+    const auto wall_start = std::chrono::steady_clock::now();
+    try {
+      if (IsFlowControlManifest(file)) {
+        if (!quiet) {
+          std::cout << file << ": skipped, a flow-control manifest and not a Scenario\n\n";
+        }
+        continue;
+      }
+      RunRequest request;
+      request.scenario_file = file;
+      request.overrides = sets;
+      if (values.count("seed")) request.seed = values["seed"].as<std::uint64_t>();
+      request.quiet = true;
+      request.budget = budget;
+      request.progress = !quiet && ::isatty(2);
+      if (!out_dir.empty()) request.out_dir = out_dir + "/" + stem;
+      const ResolvedRun resolved = ResolveRunInputs(request);
+      check.name = resolved.scenario.name;
+      if (seeds.seeds.empty()) {
+        check.results = RunScenario(resolved, request).expectations;
+      } else {
+        const ReplicationsOutcome outcome =
+            RunReplications(resolved, request, seeds.seeds, seeds.jobs);
+        std::vector<std::vector<ExpectationResult>> per_seed;
+        for (const RunOutcome& run : outcome.runs) per_seed.push_back(run.expectations);
+        check.results = CombineSeedVerdicts(per_seed, seeds.seeds);
+      }
+    } catch (const InputError& e) {
+      // Reported as this scenario's JUnit <error>; the other scenarios are still checked,
+      // and the exit code still says bad input.
+      if (check.name.empty()) check.name = stem;
+      check.error = e.what();
+      std::error_code ignored;
+      if (!e.where().file.empty() && std::filesystem::is_regular_file(e.where().file, ignored)) {
+        check.error_file = e.where().file;
+        check.error_line = e.where().line;
+      }
+      std::cerr << "apfsim check: error: " << e.what() << "\n";
     }
     ++checked;
-    RunRequest request;
-    request.scenario_file = file;
-    request.overrides = sets;
-    if (values.count("seed")) request.seed = values["seed"].as<std::uint64_t>();
-    request.quiet = true;
-    request.budget = budget;
-    request.progress = !quiet && ::isatty(2);
-    if (!out_dir.empty()) {
-      // The scenario's name is known only once it is loaded; the file's stem stands in
-      // for it, as two scenarios in one check are told apart by their files.
-      std::string stem = file.substr(file.find_last_of('/') + 1);
-      stem = stem.substr(0, stem.find_last_of('.'));
-      request.out_dir = out_dir + "/" + stem;
-    }
-    const auto wall_start = std::chrono::steady_clock::now();
-    RunOutcome outcome = RunScenario(request);
-    ScenarioCheck check;
-    check.name = outcome.scenario_name;
-    check.file = file;
     check.wall_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-    check.results = std::move(outcome.expectations);
-    int passed = 0, failed = 0;
     std::cout << check.name << " (" << file << ")\n";
+    if (check.error) {
+      std::cout << "  " << paint("31", "ERROR") << "  could not be checked: " << *check.error
+                << "\n";
+      std::cout << check.name << ": not checked\n\n";
+      ++errors_total;
+      checks.push_back(std::move(check));
+      continue;
+    }
+    int passed = 0, failed = 0;
     for (const ExpectationResult& r : check.results) {
       (r.passed ? passed : failed) += 1;
       if (quiet && r.passed) continue;
       const Expectation& e = r.expectation;
       std::cout << "  " << (r.passed ? paint("32", "PASS") : paint("31", "FAIL")) << "  "
                 << DescribeExpectation(e) << ": measured " << FormatMeasured(r.measured);
+      if (!r.seeds.empty()) std::cout << " (" << DescribeSeedVerdict(r) << ")";
       if (!e.description.empty()) std::cout << "  (" << e.description << ")";
       if (!r.passed) std::cout << "  [" << file << ":" << e.where.line << "]";
       std::cout << "\n";
@@ -115,10 +154,12 @@ int RunCheck(const Args& args) {
     checks.push_back(std::move(check));
   }
   if (checked > 1) {
-    std::cout << "total: " << passed_total << " passed, " << failed_total << " failed in "
-              << checked << " scenarios\n";
+    std::cout << "total: " << passed_total << " passed, " << failed_total << " failed";
+    if (errors_total > 0) std::cout << ", " << errors_total << " not checked (errors)";
+    std::cout << " in " << checked << " scenarios\n";
   }
   if (!junit.empty()) WriteOutputFile(junit, JunitXml(checks));
+  if (errors_total > 0) return kExitBadInput;
   return failed_total > 0 ? kExitExpectationFailed : kExitOk;
 }
 

@@ -41,6 +41,7 @@ int RunCompareCommand(const Args& args) {
       "no-plot", "with --out, do not draw compare.png");
   AddRunBudgetOptions(options);
   AddOpenMetricsOptions(options);
+  AddSeedsOptions(options, true);
   po::positional_options_description positional;
   positional.add("scenario", 1);
   po::variables_map values;
@@ -54,21 +55,28 @@ int RunCompareCommand(const Args& args) {
   if (values.count("interval")) request.interval = values["interval"].as<std::string>();
   request.budget = RunBudgetFrom(values);
   request.openmetrics = OpenMetricsFrom(values);
+  const SeedsOptions seeds = SeedsOptionsFrom(values);
+  request.seeds = seeds.seeds;
+  request.jobs = seeds.jobs;
   const InterruptGuard interrupt_guard;
   const CompareOutcome outcome = RunCompare(request);
   std::cout << CompareTable(outcome.comparison, ::isatty(1));
   if (!outcome.out_dir.empty()) {
     const std::string& dir = outcome.out_dir;
     if (!values.count("no-plot")) {
+      // Over seeds the picture is the first seed's pair of runs: a timeline is one run's.
+      const std::string side =
+          request.seeds.empty() ? "" : "/seed-" + std::to_string(request.seeds[0]);
       std::string why;
-      if (!RunPlotTool(
-              "plot.py",
-              {"--compare", dir + "/before", dir + "/after", "--out", dir + "/compare.png"},
-              &why)) {
+      if (!RunPlotTool("plot.py",
+                       {"--compare", dir + "/before" + side, dir + "/after" + side, "--out",
+                        dir + "/compare.png"},
+                       &why)) {
         std::cerr << "apfsim compare: no plot: " << why << "\n";
       }
     }
-    std::cout << "\noutputs in " << dir << "/ (before/, after/, compare.json)\n";
+    std::cout << "\noutputs in " << dir << "/ (before/, after/, compare.json"
+              << (request.seeds.empty() ? "" : "; compare.png is the first seed's") << ")\n";
   }
   return kExitOk;
 }

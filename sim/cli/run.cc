@@ -10,6 +10,7 @@
 #include "sim/cli/openmetrics_options.h"
 #include "sim/cli/run_options.h"
 #include "sim/workflows/interrupt.h"
+#include "sim/workflows/replicate.h"
 
 namespace po = boost::program_options;
 
@@ -30,6 +31,7 @@ int RunRun(const Args& args) {
       "quiet", po::bool_switch(&request.quiet), "print nothing but errors");
   AddRunBudgetOptions(options);
   AddOpenMetricsOptions(options);
+  AddSeedsOptions(options, true);
   po::positional_options_description positional;
   positional.add("scenario", 1);
   po::variables_map values;
@@ -42,7 +44,17 @@ int RunRun(const Args& args) {
   request.budget = RunBudgetFrom(values);
   request.openmetrics = OpenMetricsFrom(values);
   request.progress = !request.quiet && ::isatty(2);
+  const SeedsOptions seeds = SeedsOptionsFrom(values);
   const InterruptGuard interrupt_guard;
+  if (!seeds.seeds.empty()) {
+    const ReplicationsOutcome outcome =
+        RunReplications(ResolveRunInputs(request), request, seeds.seeds, seeds.jobs);
+    if (!request.quiet) {
+      std::cout << outcome.table << "\noutputs in " << outcome.out_dir
+                << "/ (seed-N/ per seed, replications.json)\n";
+    }
+    return kExitOk;
+  }
   const RunOutcome outcome = RunScenario(request);
   if (!request.quiet) {
     std::cout << outcome.table << "\noutputs in " << outcome.out_dir << "/\n";

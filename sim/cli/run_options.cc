@@ -4,6 +4,7 @@
 
 #include "sim/io/duration.h"
 #include "sim/io/input_error.h"
+#include "sim/workflows/seed_list.h"
 
 namespace po = boost::program_options;
 
@@ -31,6 +32,31 @@ RunBudget RunBudgetFrom(const po::variables_map& values) {
   }
   budget.max_wall_seconds = static_cast<double>(*wall_ns) / 1e9;
   return budget;
+}
+
+void AddSeedsOptions(po::options_description& options, bool jobs) {
+  options.add_options()("seeds", po::value<std::string>(),
+                        "run each scenario on these seeds and report every figure's mean and "
+                        "95% interval: 1..20, 1,4,9 or 1..5,9");
+  if (jobs) {
+    options.add_options()("jobs,j", po::value<int>(), "runs at once (default: one per core)");
+  }
+}
+
+SeedsOptions SeedsOptionsFrom(const po::variables_map& values) {
+  SeedsOptions out;
+  if (values.count("seeds")) {
+    if (values.count("seed")) {
+      throw InputError({"--seeds", 0, 0}, "",
+                       "give --seed N (one run) or --seeds LIST (replications), not both");
+    }
+    out.seeds = ParseSeedList(values["seeds"].as<std::string>());
+  }
+  if (values.count("jobs")) {
+    out.jobs = values["jobs"].as<int>();
+    if (out.jobs < 1) throw InputError({"--jobs", 0, 0}, "", "must be at least 1");
+  }
+  return out;
 }
 
 }  // namespace sim::cli

@@ -78,6 +78,7 @@ int RunSweepCommand(const Args& args) {
       "also write each run's timeline.csv and clients.csv under runs/<index>/")(
       "no-plot", "do not draw sweep.png")("quiet", "print nothing but errors");
   AddRunBudgetOptions(options);
+  AddSeedsOptions(options, false);
   po::positional_options_description positional;
   positional.add("scenario", 1);
   po::variables_map values;
@@ -89,6 +90,7 @@ int RunSweepCommand(const Args& args) {
   }
   for (const std::string& v : varies) request.axes.push_back(ParseSweepAxis(v));
   if (values.count("seed")) request.seed = values["seed"].as<std::uint64_t>();
+  request.seeds = SeedsOptionsFrom(values).seeds;
   if (!shard.empty()) request.shard = ParseSweepShard(shard);
   if (values.count("jobs") && request.jobs < 1) {
     throw InputError({"--jobs", 0, 0}, "", "must be at least 1");

@@ -113,6 +113,71 @@ std::vector<ExpectationResult> EvaluateExpectations(const std::vector<Expectatio
   return results;
 }
 
+std::vector<ExpectationResult> CombineSeedVerdicts(
+    const std::vector<std::vector<ExpectationResult>>& per_seed,
+    const std::vector<std::uint64_t>& seeds) {
+  std::vector<ExpectationResult> combined;
+  if (per_seed.empty()) return combined;
+  for (std::size_t e = 0; e < per_seed[0].size(); ++e) {
+    ExpectationResult r;
+    r.expectation = per_seed[0][e].expectation;
+    r.seeds = seeds;
+    double sum = 0;
+    bool all_numbers = true;
+    for (std::size_t i = 0; i < per_seed.size(); ++i) {
+      const ExpectationResult& one = per_seed[i][e];
+      r.seed_measured.push_back(one.measured);
+      if (one.measured) {
+        sum += *one.measured;
+      } else {
+        all_numbers = false;
+      }
+      if (!one.passed) r.failed_seeds.push_back(seeds[i]);
+    }
+    if (all_numbers) r.measured = sum / static_cast<double>(per_seed.size());
+    const std::size_t n = per_seed.size(), held = n - r.failed_seeds.size();
+    switch (r.expectation.seeds_mode) {
+      case Expectation::SeedsMode::kEvery:
+        r.passed = held == n;
+        break;
+      case Expectation::SeedsMode::kMean:
+        r.passed =
+            r.measured && CompareExpectation(*r.measured, r.expectation.op, r.expectation.value);
+        break;
+      case Expectation::SeedsMode::kShare:
+        // held / n >= share, with room for the share's own rounding ("95%" is 0.95).
+        r.passed =
+            static_cast<double>(held) >= r.expectation.seeds_share * static_cast<double>(n) - 1e-9;
+        break;
+    }
+    combined.push_back(std::move(r));
+  }
+  return combined;
+}
+
+std::string DescribeSeedVerdict(const ExpectationResult& r) {
+  if (r.seeds.empty()) return "";
+  const std::size_t n = r.seeds.size(), held = n - r.failed_seeds.size();
+  std::string needs;
+  switch (r.expectation.seeds_mode) {
+    case Expectation::SeedsMode::kEvery:
+      needs = "every seed needed";
+      break;
+    case Expectation::SeedsMode::kMean:
+      needs = "the mean decides";
+      break;
+    case Expectation::SeedsMode::kShare:
+      needs = fmt::format("{:g}% of the seeds needed", r.expectation.seeds_share * 100);
+      break;
+  }
+  std::string text = fmt::format("mean over {} seeds, holds in {} of {} ({})", n, held, n, needs);
+  if (!r.failed_seeds.empty()) {
+    text += fmt::format(", failed in seed{} {}", r.failed_seeds.size() > 1 ? "s" : "",
+                        fmt::join(r.failed_seeds, ", "));
+  }
+  return text;
+}
+
 std::string FormatMeasured(const std::optional<double>& measured) {
   return measured ? fmt::format("{}", *measured) : "null";
 }

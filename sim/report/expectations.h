@@ -12,6 +12,7 @@
 #ifndef SIM_REPORT_EXPECTATIONS_H_
 #define SIM_REPORT_EXPECTATIONS_H_
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -49,8 +50,14 @@ class ExpectationWindows : public WorldObserver {
 struct ExpectationResult {
   Expectation expectation;
   std::optional<double> measured;  // nullopt: summary.json has null there (maxSeats of an
-                                   // exempt level)
+                                   // exempt level); over seeds, the mean of the seeds' values
+                                   // (nullopt when any seed measured null)
   bool passed = false;
+  // Over seeds (CombineSeedVerdicts): every seed in order with its own measured value, and
+  // the seeds in which the assertion on its own failed. Empty for one run.
+  std::vector<std::uint64_t> seeds;
+  std::vector<std::optional<double>> seed_measured;
+  std::vector<std::uint64_t> failed_seeds;
 };
 
 // The verdict of each expectation, from the run's summary and, for windowed ones, the
@@ -59,6 +66,19 @@ struct ExpectationResult {
 std::vector<ExpectationResult> EvaluateExpectations(const std::vector<Expectation>& expectations,
                                                     const nlohmann::json& summary,
                                                     const ExpectationWindows* windows);
+
+// One verdict per assertion from the verdicts of several seeds' runs of a scenario
+// (`apfsim check --seeds`): per_seed[i] is EvaluateExpectations' answer for seeds[i]. An
+// assertion holds when it holds in every seed, or as its `seeds:` says: its mean over the
+// seeds satisfies it (a seed that measured null makes the mean null, which fails), or it
+// holds in at least that share of the seeds.
+std::vector<ExpectationResult> CombineSeedVerdicts(
+    const std::vector<std::vector<ExpectationResult>>& per_seed,
+    const std::vector<std::uint64_t>& seeds);
+
+// What the seeds say, for the terminal and JUnit: "mean over seeds 1..10, holds in 7 of 10
+// (every seed needed), failed in seeds 2, 4, 9"; "" for one run.
+std::string DescribeSeedVerdict(const ExpectationResult& r);
 
 // The measured value as printed: "1234", "0.25", "null".
 std::string FormatMeasured(const std::optional<double>& measured);

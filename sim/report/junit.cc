@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace sim {
 
 std::string XmlEscape(std::string_view text) {
@@ -37,19 +39,34 @@ std::string XmlEscape(std::string_view text) {
 }
 
 std::string JunitXml(const std::vector<ScenarioCheck>& checks) {
-  int tests = 0, failures = 0;
+  int tests = 0, failures = 0, errors = 0;
   double seconds = 0;
   for (const ScenarioCheck& c : checks) {
-    tests += static_cast<int>(c.results.size());
+    tests += static_cast<int>(c.results.size()) + (c.error ? 1 : 0);
+    errors += c.error ? 1 : 0;
     for (const ExpectationResult& r : c.results) failures += r.passed ? 0 : 1;
     seconds += c.wall_seconds;
   }
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   out += fmt::format(
-      "<testsuites name=\"apfsim check\" tests=\"{}\" failures=\"{}\" errors=\"0\" "
+      "<testsuites name=\"apfsim check\" tests=\"{}\" failures=\"{}\" errors=\"{}\" "
       "time=\"{:.3f}\">\n",
-      tests, failures, seconds);
+      tests, failures, errors, seconds);
   for (const ScenarioCheck& c : checks) {
+    if (c.error) {
+      const std::string file = c.error_file.empty() ? c.file : c.error_file;
+      out += fmt::format(
+          "  <testsuite name=\"{0}\" file=\"{1}\" tests=\"1\" failures=\"0\" errors=\"1\" "
+          "skipped=\"0\" time=\"{2:.3f}\">\n"
+          "    <testcase classname=\"{0}\" name=\"{1} could not be checked\" file=\"{3}\" "
+          "line=\"{4}\" time=\"{2:.3f}\">\n"
+          "      <error message=\"{5}\" type=\"input\">{5}</error>\n"
+          "    </testcase>\n"
+          "  </testsuite>\n",
+          XmlEscape(c.name), XmlEscape(c.file), c.wall_seconds, XmlEscape(file),
+          std::max(1, c.error_line), XmlEscape(*c.error));
+      continue;
+    }
     int suite_failures = 0;
     for (const ExpectationResult& r : c.results) suite_failures += r.passed ? 0 : 1;
     out += fmt::format(
@@ -68,9 +85,9 @@ std::string JunitXml(const std::vector<ScenarioCheck>& checks) {
         out += "/>\n";
         continue;
       }
-      const std::string message =
-          fmt::format("measured {}, expected {} {}", FormatMeasured(r.measured),
-                      ExpectationOpText(e.op), e.value);
+      std::string message = fmt::format("measured {}, expected {} {}", FormatMeasured(r.measured),
+                                        ExpectationOpText(e.op), e.value);
+      if (!r.seeds.empty()) message += "; " + DescribeSeedVerdict(r);
       out += ">\n";
       out += fmt::format(
           "      <failure message=\"{}\" type=\"expectation\">{}:{}:{}: {}: {}</failure>\n",

@@ -1,6 +1,8 @@
 #include "sim/scenario/loader.h"
 
+#include <cctype>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <set>
 
@@ -753,6 +755,26 @@ Expectation ReadExpectation(const YamlValue& v, const Scenario& s) {
     }
   }
   e.description = m.StringOr("description", "");
+  if (auto seeds = m.Optional("seeds")) {
+    const std::string mode = seeds->String();
+    char* end = nullptr;
+    const double percent = std::strtod(mode.c_str(), &end);
+    const bool share = mode.size() > 1 && mode.back() == '%' &&
+                       std::isdigit(static_cast<unsigned char>(mode[0])) &&
+                       end == mode.c_str() + mode.size() - 1 && std::isfinite(percent);
+    if (mode == "all") {
+      e.seeds_mode = Expectation::SeedsMode::kEvery;
+    } else if (mode == "mean") {
+      e.seeds_mode = Expectation::SeedsMode::kMean;
+    } else if (share && percent > 0 && percent <= 100) {
+      e.seeds_mode = Expectation::SeedsMode::kShare;
+      e.seeds_share = percent / 100;
+    } else {
+      seeds->Fail(share ? "a share of seeds is above 0% and at most 100%"
+                        : "expected all (the default: every seed), mean (the mean over the "
+                          "seeds) or a share of the seeds such as \"95%\"");
+    }
+  }
   if (window) {
     YamlMap w = window->Map();
     e.windowed = true;

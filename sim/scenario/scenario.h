@@ -186,6 +186,13 @@ struct Expectation {
   apf::Nanos window_from = 0;
   apf::Nanos window_to = apf::kNever;  // the end of the run
   SourceLocation where;                // the list item, for messages and JUnit
+  // How `apfsim check --seeds` reaches one verdict from the seeds' (`seeds:` in the item):
+  // the assertion holds in every seed (kEvery, the default), its mean over the seeds
+  // satisfies it (kMean, `seeds: mean`), or it holds in at least `seeds_share` of them
+  // (kShare, `seeds: "95%"`).
+  enum class SeedsMode { kEvery, kMean, kShare };
+  SeedsMode seeds_mode = SeedsMode::kEvery;
+  double seeds_share = 1.0;
 };
 
 struct Scenario {

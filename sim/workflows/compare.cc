@@ -9,6 +9,8 @@
 
 #include "sim/io/input_error.h"
 #include "sim/io/output_file.h"
+#include "sim/report/replications.h"
+#include "sim/workflows/replicate.h"
 #include "sim/workflows/run.h"
 #include "sim/workflows/run_inputs.h"
 
@@ -94,6 +96,48 @@ nlohmann::json CompareGroup(const nlohmann::json& before, const nlohmann::json& 
   return out;
 }
 
+nlohmann::json CompareGroupOverSeeds(const std::vector<const nlohmann::json*>& befores,
+                                     const std::vector<const nlohmann::json*>& afters,
+                                     const std::vector<Figure>& figures) {
+  nlohmann::json out = nlohmann::json::object();
+  std::vector<std::string> names;
+  for (const auto* side : {&befores, &afters}) {
+    for (const nlohmann::json* group : *side) {
+      for (auto& [name, unused] : group->items()) {
+        if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+      }
+    }
+  }
+  for (const std::string& name : names) {
+    nlohmann::json entry = nlohmann::json::object();
+    for (const Figure& f : figures) {
+      std::vector<nlohmann::json> fb, fa, changes;
+      int better = 0, worse = 0;
+      for (std::size_t i = 0; i < befores.size(); ++i) {
+        const nlohmann::json& b = befores[i]->contains(name) ? (*befores[i])[name] : nullptr;
+        const nlohmann::json& a = afters[i]->contains(name) ? (*afters[i])[name] : nullptr;
+        fb.push_back(FigureOf(b, f));
+        fa.push_back(FigureOf(a, f));
+        changes.push_back(Change(fb.back(), fa.back()));
+        if (f.lower_is_better && changes.back().is_number()) {
+          const double d = changes.back().get<double>();
+          if (d != 0) ((d < 0) == *f.lower_is_better ? better : worse) += 1;
+        }
+      }
+      nlohmann::json figure = {{"before", StatisticsJson(fb)},
+                               {"after", StatisticsJson(fa)},
+                               {"change", StatisticsJson(changes)}};
+      if (f.lower_is_better) {
+        figure["betterIn"] = better;
+        figure["worseIn"] = worse;
+      }
+      entry[f.name] = figure;
+    }
+    out[name] = entry;
+  }
+  return out;
+}
+
 std::string Number(const nlohmann::json& v, bool seconds) {
   if (v.is_null()) return "-";
   if (seconds) return fmt::format("{:.3f}s", v.get<double>());
@@ -116,7 +160,33 @@ struct Cell {
   int tone = 0;  // -1 worse, +1 better
 };
 
+// A figure over seeds: the means before and after, and the paired change.
+Cell FigureCellOverSeeds(const nlohmann::json& fig, const Figure& f, bool seconds) {
+  const std::string b = MeanAndInterval(fig["before"], seconds, false);
+  const std::string a = MeanAndInterval(fig["after"], seconds, false);
+  const nlohmann::json& d = fig["change"];
+  Cell cell;
+  if (b == a && (d.is_null() || d["ci95"][0] == d["ci95"][1])) {
+    cell.text = b;
+    return cell;
+  }
+  cell.text = fmt::format("{} → {}", b, a);
+  if (d.is_null()) return cell;
+  const double lo = d["ci95"][0].get<double>(), hi = d["ci95"][1].get<double>();
+  if (lo <= 0 && hi >= 0) {
+    cell.text += " (no clear change)";
+    return cell;
+  }
+  const double change = d["mean"].get<double>();
+  cell.text += fmt::format(" ({}{})", change > 0 ? "+" : "", MeanAndInterval(d, seconds));
+  if (f.lower_is_better) cell.tone = (change < 0) == *f.lower_is_better ? 1 : -1;
+  return cell;
+}
+
 Cell FigureCell(const nlohmann::json& fig, const Figure& f, bool seconds) {
+  if (fig["before"].is_object() || fig["after"].is_object()) {
+    return FigureCellOverSeeds(fig, f, seconds);
+  }
   const nlohmann::json& b = fig["before"];
   const nlohmann::json& a = fig["after"];
   const nlohmann::json& d = fig["change"];
@@ -196,21 +266,46 @@ nlohmann::json CompareSummaries(const nlohmann::json& before, const nlohmann::js
   return j;
 }
 
+nlohmann::json CompareReplications(const std::vector<nlohmann::json>& befores,
+                                   const std::vector<nlohmann::json>& afters,
+                                   const std::vector<std::uint64_t>& seeds) {
+  nlohmann::json j;
+  j["before"] = {{"scenario", befores.at(0).at("scenario")}};
+  j["after"] = {{"scenario", afters.at(0).at("scenario")}};
+  j["seeds"] = seeds;
+  for (const auto& [section, figures] :
+       {std::pair{"priorityLevels", &LevelFigures()}, std::pair{"clients", &ClientFigures()}}) {
+    std::vector<const nlohmann::json*> b, a;
+    for (const nlohmann::json& s : befores) b.push_back(&s.at(section));
+    for (const nlohmann::json& s : afters) a.push_back(&s.at(section));
+    j[section] = CompareGroupOverSeeds(b, a, *figures);
+  }
+  return j;
+}
+
 std::string CompareTable(const nlohmann::json& c, bool colour) {
   std::string out;
   const std::string title =
-      fmt::format("before: {}   after: {}   (seed {}, the same traffic in both)",
-                  c["before"]["scenario"].get<std::string>(),
-                  c["after"]["scenario"].get<std::string>(), c["seed"].dump());
+      c.contains("seeds")
+          ? fmt::format(
+                "before: {}   after: {}   (seeds {}, each with the same traffic in "
+                "both; a change is the mean of the per-seed changes ± half its 95% "
+                "interval)",
+                c["before"]["scenario"].get<std::string>(),
+                c["after"]["scenario"].get<std::string>(),
+                FormatSeeds(c["seeds"].get<std::vector<std::uint64_t>>()))
+          : fmt::format("before: {}   after: {}   (seed {}, the same traffic in both)",
+                        c["before"]["scenario"].get<std::string>(),
+                        c["after"]["scenario"].get<std::string>(), c["seed"].dump());
   out += colour ? fmt::format("\033[1m{}\033[0m\n\n", title) : fmt::format("{}\n\n", title);
   // Levels by their larger nominal limit, largest first, as `apfsim run` orders them.
   std::vector<std::pair<std::int64_t, std::string>> levels;
   for (auto& [name, l] : c["priorityLevels"].items()) {
     std::int64_t nominal = 0;
     for (const char* side : {"before", "after"}) {
-      if (l["nominalCL"][side].is_number()) {
-        nominal = std::max(nominal, l["nominalCL"][side].get<std::int64_t>());
-      }
+      const nlohmann::json& v = l["nominalCL"][side];
+      if (v.is_number()) nominal = std::max(nominal, v.get<std::int64_t>());
+      if (v.is_object()) nominal = std::max(nominal, v["max"].get<std::int64_t>());
     }
     levels.emplace_back(-nominal, name);
   }
@@ -297,9 +392,20 @@ CompareOutcome RunCompare(const CompareRequest& request) {
     before.openmetrics->labels.emplace_back("side", "before");
     after.openmetrics->labels.emplace_back("side", "after");
   }
-  const RunOutcome b = RunScenario(resolved_before, before);
-  const RunOutcome a = RunScenario(resolved_after, after);
-  outcome.comparison = CompareSummaries(b.summary, a.summary);
+  if (request.seeds.empty()) {
+    const RunOutcome b = RunScenario(resolved_before, before);
+    const RunOutcome a = RunScenario(resolved_after, after);
+    outcome.comparison = CompareSummaries(b.summary, a.summary);
+  } else {
+    const ReplicationsOutcome b =
+        RunReplications(resolved_before, before, request.seeds, request.jobs);
+    const ReplicationsOutcome a =
+        RunReplications(resolved_after, after, request.seeds, request.jobs);
+    std::vector<nlohmann::json> befores, afters;
+    for (const RunOutcome& r : b.runs) befores.push_back(r.summary);
+    for (const RunOutcome& r : a.runs) afters.push_back(r.summary);
+    outcome.comparison = CompareReplications(befores, afters, request.seeds);
+  }
   auto describe = [](const RunRequest& r) {
     return nlohmann::json{{"file", r.scenario_file},
                           {"overlays", r.overlay_files},

@@ -4,6 +4,13 @@
 // `--set` values. Both runs use the before run's seed, and client random streams are keyed by
 // client name (sim/world/world.cc), so the clients send the same requests at the same instants
 // in both, and every difference comes from the configuration.
+//
+// With --seeds both run on each seed (sim/workflows/replicate.h) and each figure's change is
+// paired by seed: the statistics of the per-seed differences after - before
+// (sim/report/replications.h) and, for a figure with a better direction, in how many seeds
+// it got better (`betterIn`) and worse (`worseIn`). Lower is better for rejections,
+// failures, 429s, attempts, waits and latencies; higher for dispatched and succeeded;
+// limits, peaks and calls have no direction (no betterIn or worseIn).
 #ifndef SIM_WORKFLOWS_COMPARE_H_
 #define SIM_WORKFLOWS_COMPARE_H_
 
@@ -26,6 +33,8 @@ struct CompareRequest {
   std::vector<std::string> before_overrides;  // --before-set: the before run only
   std::vector<std::string> after_overrides;   // --after-set: the after run only
   std::optional<std::uint64_t> seed;          // default: the before scenario's
+  std::vector<std::uint64_t> seeds;           // --seeds: both runs on each of these
+  int jobs = 0;                               // --jobs: runs at once (0: one per core)
   std::optional<std::string> interval;        // --interval: both runs' report interval
   std::string out_dir;  // "": the runs go to a temporary folder, removed at the end
   RunBudget budget;     // for each of the two runs
@@ -39,7 +48,8 @@ struct CompareOutcome {
   std::string out_dir;        // "" when not kept
 };
 
-// Runs both and compares them; with an out_dir, writes DIR/before, DIR/after and
+// Runs both and compares them; with an out_dir, writes DIR/before, DIR/after (with --seeds
+// each as `apfsim run --seeds` writes, DIR/before/seed-N/ and replications.json) and
 // DIR/compare.json. Throws InputError on bad input.
 CompareOutcome RunCompare(const CompareRequest& request);
 
@@ -47,7 +57,16 @@ CompareOutcome RunCompare(const CompareRequest& request);
 // figures before and after and the change (after - before; null when one side lacks it).
 nlohmann::json CompareSummaries(const nlohmann::json& before, const nlohmann::json& after);
 
-// The comparison as a terminal table; `colour` marks changes for the better green and for
+// compare.json over seeds: befores[i] and afters[i] are the summaries of seeds[i]. Each
+// figure is {before, after, change} as statistics objects, `change` those of the per-seed
+// differences, with betterIn and worseIn where the figure has a better direction.
+nlohmann::json CompareReplications(const std::vector<nlohmann::json>& befores,
+                                   const std::vector<nlohmann::json>& afters,
+                                   const std::vector<std::uint64_t>& seeds);
+
+// The comparison as a terminal table (of either form); over seeds each figure is its mean
+// before and after and its change as the mean ± half its 95% interval, or "no clear
+// change" when that interval spans zero; `colour` marks changes for the better green and for
 // the worse red (fewer rejections, failures and 429s and shorter waits are better).
 std::string CompareTable(const nlohmann::json& comparison, bool colour);
 

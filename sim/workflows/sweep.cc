@@ -6,19 +6,21 @@
 #include <atomic>
 #include <charconv>
 #include <cstdio>
-#include <exception>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <sstream>
-#include <thread>
 
 #include "sim/io/csv.h"
 #include "sim/io/input_error.h"
 #include "sim/io/output_file.h"
+#include "sim/report/replications.h"
 #include "sim/workflows/interrupt.h"
+#include "sim/workflows/replicate.h"
 #include "sim/workflows/run.h"
 #include "sim/workflows/run_inputs.h"
+#include "sim/workflows/worker_pool.h"
 
 namespace sim {
 namespace {
@@ -215,54 +217,110 @@ SweepShard ParseSweepShard(const std::string& text) {
   return shard;
 }
 
-std::string SweepCsv(const std::vector<SweepAxis>& axes,
-                     const std::vector<std::vector<std::string>>& grid,
-                     const std::vector<std::size_t>& indices,
-                     const std::vector<nlohmann::json>& summaries, bool with_index) {
+namespace {
+
+// The cells of one figure over the seeds' runs of a point: the value itself for one run
+// (sweep.csv without --seeds), or the mean and the 95% interval.
+void FigureCells(const std::vector<const nlohmann::json*>& entries, const char* pointer,
+                 bool over_seeds, std::vector<std::string>* row) {
+  std::vector<nlohmann::json> values;
+  for (const nlohmann::json* e : entries) {
+    values.push_back(e ? e->value(nlohmann::json::json_pointer(pointer), nlohmann::json())
+                       : nlohmann::json());
+  }
+  if (!over_seeds) {
+    row->push_back(CsvCell(values[0]));
+    return;
+  }
+  const nlohmann::json st = StatisticsJson(values);
+  if (st.is_null()) {
+    row->insert(row->end(), {"", "", ""});
+    return;
+  }
+  row->push_back(CsvCell(st["mean"]));
+  row->push_back(CsvCell(st["ci95"][0]));
+  row->push_back(CsvCell(st["ci95"][1]));
+}
+
+std::string Csv(const std::vector<SweepAxis>& axes,
+                const std::vector<std::vector<std::string>>& grid,
+                const std::vector<std::size_t>& indices,
+                const std::vector<std::vector<nlohmann::json>>& runs, bool with_index,
+                bool over_seeds) {
   // Columns: every level and client any run has, by name (a --set cannot add one, so all
   // runs normally have the same).
   std::set<std::string> levels, clients;
-  for (const nlohmann::json& s : summaries) {
-    for (auto& [name, unused] : s.at("priorityLevels").items()) levels.insert(name);
-    for (auto& [name, unused] : s.at("clients").items()) clients.insert(name);
+  for (const auto& point : runs) {
+    for (const nlohmann::json& s : point) {
+      for (auto& [name, unused] : s.at("priorityLevels").items()) levels.insert(name);
+      for (auto& [name, unused] : s.at("clients").items()) clients.insert(name);
+    }
   }
+  auto add_columns = [&](std::vector<std::string>* header, const std::string& prefix) {
+    if (!over_seeds) {
+      header->push_back(prefix);
+      return;
+    }
+    for (const char* suffix : {"_mean", "_ci95_lo", "_ci95_hi"}) header->push_back(prefix + suffix);
+  };
   std::string out;
   std::vector<std::string> header;
   if (with_index) header.push_back("grid_index");
   for (const SweepAxis& a : axes) header.push_back(a.path);
   for (const std::string& l : levels) {
     for (const auto& [column, unused] : LevelColumns())
-      header.push_back("level." + l + "." + column);
+      add_columns(&header, "level." + l + "." + column);
   }
   for (const std::string& c : clients) {
     for (const auto& [column, unused] : ClientColumns())
-      header.push_back("client." + c + "." + column);
+      add_columns(&header, "client." + c + "." + column);
   }
   out += CsvRecord(header) + "\n";
   for (std::size_t k = 0; k < indices.size(); ++k) {
     std::vector<std::string> row;
     if (with_index) row.push_back(std::to_string(indices[k]));
     for (const std::string& v : grid[indices[k]]) row.push_back(v);
-    const nlohmann::json& s = summaries[k];
+    auto entries_of = [&](const char* section, const std::string& name) {
+      std::vector<const nlohmann::json*> entries;
+      for (const nlohmann::json& s : runs[k]) {
+        entries.push_back(s[section].contains(name) ? &s[section][name] : nullptr);
+      }
+      return entries;
+    };
     for (const std::string& l : levels) {
-      const bool has = s["priorityLevels"].contains(l);
+      const auto entries = entries_of("priorityLevels", l);
       for (const auto& [unused, pointer] : LevelColumns()) {
-        row.push_back(has ? CsvCell(s["priorityLevels"][l].value(
-                                nlohmann::json::json_pointer(pointer), nlohmann::json()))
-                          : "");
+        FigureCells(entries, pointer, over_seeds, &row);
       }
     }
     for (const std::string& c : clients) {
-      const bool has = s["clients"].contains(c);
+      const auto entries = entries_of("clients", c);
       for (const auto& [unused, pointer] : ClientColumns()) {
-        row.push_back(has ? CsvCell(s["clients"][c].value(nlohmann::json::json_pointer(pointer),
-                                                          nlohmann::json()))
-                          : "");
+        FigureCells(entries, pointer, over_seeds, &row);
       }
     }
     out += CsvRecord(row) + "\n";
   }
   return out;
+}
+
+}  // namespace
+
+std::string SweepCsv(const std::vector<SweepAxis>& axes,
+                     const std::vector<std::vector<std::string>>& grid,
+                     const std::vector<std::size_t>& indices,
+                     const std::vector<nlohmann::json>& summaries, bool with_index) {
+  std::vector<std::vector<nlohmann::json>> runs;
+  for (const nlohmann::json& s : summaries) runs.push_back(std::vector<nlohmann::json>(1, s));
+  return Csv(axes, grid, indices, runs, with_index, false);
+}
+
+std::string SweepCsvOverSeeds(const std::vector<SweepAxis>& axes,
+                              const std::vector<std::vector<std::string>>& grid,
+                              const std::vector<std::size_t>& indices,
+                              const std::vector<std::vector<nlohmann::json>>& runs,
+                              bool with_index) {
+  return Csv(axes, grid, indices, runs, with_index, true);
 }
 
 SweepOutcome RunSweep(const SweepRequest& request) {
@@ -299,54 +357,57 @@ SweepOutcome RunSweep(const SweepRequest& request) {
   MakeOutputDirectory(outcome.out_dir);
   MakeOutputDirectory(outcome.out_dir + "/runs");
 
-  std::vector<nlohmann::json> summaries(indices.size());
-  std::vector<std::exception_ptr> errors(indices.size());
-  std::atomic<std::size_t> next{0};
-  std::mutex progress_mutex;
-  std::size_t finished = 0;
-  auto worker = [&] {
-    for (std::size_t k = next++; k < indices.size(); k = next++) {
-      if (PendingInterrupt() != 0) break;  // the runs not started yet are skipped
-      try {
+  // Task t is point indices[t / seeds] on seed t % seeds; a point is resolved once, by
+  // the first of its tasks to start, and let go when its last one ends, so that only the
+  // points in flight are held.
+  const bool over_seeds = !request.seeds.empty();
+  const std::size_t seeds = over_seeds ? request.seeds.size() : 1;
+  struct Point {
+    std::once_flag once;
+    std::unique_ptr<ResolvedRun> resolved;
+    std::atomic<std::size_t> remaining{0};
+  };
+  std::vector<Point> points(indices.size());
+  for (Point& p : points) p.remaining = seeds;
+  std::vector<std::vector<nlohmann::json>> runs(indices.size(), std::vector<nlohmann::json>(seeds));
+  const std::size_t finished = RunTasks(
+      indices.size() * seeds, request.jobs,
+      [&](std::size_t t) {
+        const std::size_t k = t / seeds, s = t % seeds;
+        Point& point = points[k];
         RunRequest run;
         static_cast<RunInputs&>(run) = inputs_of(indices[k]);
+        std::call_once(point.once, [&] {
+          point.resolved = std::make_unique<ResolvedRun>(ResolveRunInputs(run));
+        });
+        ResolvedRun replication = *point.resolved;
         run.out_dir = fmt::format("{}/runs/{}", outcome.out_dir, indices[k]);
+        if (over_seeds) {
+          replication.scenario.seed = request.seeds[s];
+          run.out_dir = SeedDir(run.out_dir, request.seeds[s]);
+        }
         run.quiet = true;
         run.write_timelines = request.timelines;
         run.budget = request.budget;
-        summaries[k] = RunScenario(run).summary;
-      } catch (...) {
-        errors[k] = std::current_exception();
-      }
-      std::lock_guard<std::mutex> lock(progress_mutex);
-      ++finished;
-      if (request.progress) request.progress(finished, indices.size());
-    }
-  };
-  int jobs =
-      request.jobs > 0 ? request.jobs : static_cast<int>(std::thread::hardware_concurrency());
-  jobs = std::max(1, std::min<int>(jobs, static_cast<int>(indices.size())));
-  std::vector<std::thread> threads;
-  for (int t = 0; t < jobs; ++t) threads.emplace_back(worker);
-  for (std::thread& t : threads) t.join();
+        runs[k][s] = RunScenario(replication, run).summary;
+        if (--point.remaining == 0) point.resolved.reset();
+      },
+      request.progress);
   if (const int signal_number = PendingInterrupt(); signal_number != 0) {
     throw RunInterrupted(signal_number,
                          fmt::format("sweep interrupted by {} after {} of {} runs; no sweep CSV "
                                      "was written",
-                                     SignalName(signal_number), finished, indices.size()));
-  }
-  for (const std::exception_ptr& e : errors) {
-    if (e) std::rethrow_exception(e);
+                                     SignalName(signal_number), finished, indices.size() * seeds));
   }
 
-  outcome.runs = indices.size();
+  outcome.runs = indices.size() * seeds;
   if (request.shard) {
     outcome.csv_path = outcome.out_dir + "/" + PartFileName(shard);
-    outcome.csv =
-        PartFirstLine(shard, grid.size()) + SweepCsv(request.axes, grid, indices, summaries, true);
+    outcome.csv = PartFirstLine(shard, grid.size()) +
+                  Csv(request.axes, grid, indices, runs, true, over_seeds);
   } else {
     outcome.csv_path = outcome.out_dir + "/sweep.csv";
-    outcome.csv = SweepCsv(request.axes, grid, indices, summaries, false);
+    outcome.csv = Csv(request.axes, grid, indices, runs, false, over_seeds);
   }
   WriteOutputFile(outcome.csv_path, outcome.csv);
   return outcome;

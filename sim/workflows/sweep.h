@@ -7,6 +7,10 @@
 // Beyond one machine, `--shard I/N` runs the grid points whose index is I modulo N (round
 // robin, so that expensive neighbouring points spread over the shards) and writes a part
 // file; MergeSweepParts() joins the N parts into the file an unsharded sweep writes.
+//
+// With --seeds every grid point runs on each seed (sim/workflows/replicate.h), and each
+// figure's column becomes three: FIGURE_mean, FIGURE_ci95_lo and FIGURE_ci95_hi, the mean
+// over the seeds and its 95% interval (sim/report/replications.h).
 #ifndef SIM_WORKFLOWS_SWEEP_H_
 #define SIM_WORKFLOWS_SWEEP_H_
 
@@ -51,6 +55,8 @@ struct SweepRequest {
   std::string scenario_file;
   std::vector<std::string> overrides;  // --set, applied to every point before the axes
   std::optional<std::uint64_t> seed;
+  // --seeds: every point on each of these seeds, the CSV giving means and intervals.
+  std::vector<std::uint64_t> seeds;
   std::vector<SweepAxis> axes;
   int jobs = 0;         // runs at once; 0: one per core
   std::string out_dir;  // "": out/<scenario name>-sweep
@@ -66,12 +72,12 @@ struct SweepOutcome {
   std::string out_dir;
   std::string csv_path;  // sweep.csv, or sweep.part-I-of-N.csv for a shard
   std::string csv;       // its content
-  std::size_t runs = 0;  // grid points run
+  std::size_t runs = 0;  // runs: grid points run, times the seeds
 };
 
 // Validates every grid point (loading its scenario and flow control, so a bad path or
 // value fails with exit code 2 before anything runs), runs them, writes DIR/runs/<index>/
-// and the CSV. Throws InputError on bad input.
+// (with --seeds DIR/runs/<index>/seed-N/) and the CSV. Throws InputError on bad input.
 SweepOutcome RunSweep(const SweepRequest& request);
 
 // The CSV of the points `indices` (grid indices) with `summaries` (summary.json of each),
@@ -81,6 +87,13 @@ std::string SweepCsv(const std::vector<SweepAxis>& axes,
                      const std::vector<std::vector<std::string>>& grid,
                      const std::vector<std::size_t>& indices,
                      const std::vector<nlohmann::json>& summaries, bool with_index);
+// The same over seeds: `runs[k]` holds the summaries of point indices[k] on every seed,
+// and each figure has the columns FIGURE_mean, FIGURE_ci95_lo and FIGURE_ci95_hi.
+std::string SweepCsvOverSeeds(const std::vector<SweepAxis>& axes,
+                              const std::vector<std::vector<std::string>>& grid,
+                              const std::vector<std::size_t>& indices,
+                              const std::vector<std::vector<nlohmann::json>>& runs,
+                              bool with_index);
 
 // Joins part files' texts (`names` for messages) into sweep.csv's text. Throws InputError
 // when parts are missing, repeated, of different sweeps, or malformed.

@@ -322,3 +322,39 @@ TEST_CASE("plot_sweep.py reports bad input with exit 2 and the file at fault, an
     CHECK_FALSE(fs::exists(scratch.path() / "runs" / "nowhere"));
   }
 }
+
+// A sweep over seeds (`apfsim sweep --seeds`) has FIGURE_mean, FIGURE_ci95_lo and
+// FIGURE_ci95_hi for each figure; plot_sweep.py reads the means and draws the intervals as
+// bands.
+TEST_CASE("plot_sweep.py draws a sweep over seeds: means as lines, intervals as bands",
+          "[plot][seeds]") {
+  ScratchDir scratch("apfsim-plot-test");
+  auto triple = [](const std::string& columns) {
+    std::string out;
+    std::size_t start = 1;  // after the leading comma
+    while (start <= columns.size()) {
+      std::size_t end = columns.find(',', start);
+      if (end == std::string::npos) end = columns.size();
+      const std::string name = columns.substr(start, end - start);
+      for (const char* suffix : {"_mean", "_ci95_lo", "_ci95_hi"}) out += "," + name + suffix;
+      start = end + 1;
+    }
+    return out;
+  };
+  // Each cell a point interval but the wait p99's, which is [mean - 1, mean + 1].
+  auto cells = [](const std::string& queue_full, const std::string& wait_p99) {
+    const double wait = std::stod(wait_p99);
+    auto three = [](const std::string& v) { return "," + v + "," + v + "," + v; };
+    return three("61") + three("900") + three(queue_full) + three("0") + three("0") + three("0.5") +
+           "," + wait_p99 + "," + std::to_string(wait - 1) + "," + std::to_string(wait + 1) +
+           three("15") + three("61") + three("13") + three("0") + three("0") + three("0") +
+           three("0") + ",,," + ",,," + ",,," + three("0") + three("1000");
+  };
+  WriteRunsFile(scratch, "seeds/sweep.csv",
+                "shares" + triple(SweepColumns()) + "\n50" + cells("120", "14.8") + "\n100" +
+                    cells("30", "6.1") + "\n150" + cells("0", "0.4") + "\n");
+  PlotResult result = RunPlotSweep(scratch, "seeds/sweep.csv");
+  INFO(result.Output());
+  REQUIRE(result.exit_code == 0);
+  CheckPng(scratch.path() / "runs" / "seeds" / "sweep.png");
+}

@@ -4,6 +4,11 @@ parameter gives a line per active priority level: rejections (all reasons) and t
 against the parameter's value. Two give heat maps over the grid: the rejections summed over
 all levels, and the worst level's wait p99.
 
+A sweep over seeds (`apfsim sweep --seeds`) has three columns per figure, FIGURE_mean,
+FIGURE_ci95_lo and FIGURE_ci95_hi: the lines are the means and the 95% intervals are drawn
+as bands around them (the rejections' band sums the reasons' bounds, so it is wider than
+the sum's own interval); the heat maps show the means.
+
 Bad input raises InputError. Reading needs no matplotlib; the drawing functions are handed
 pyplot by the command line, which imports it only once the input has been read. Tested by
 tests/cli/plot_test.cc.
@@ -73,14 +78,46 @@ def levels_of(header):
     return names
 
 
+def column_index(path, header, name):
+    """The index of a figure's column: its own, or its mean's in a sweep over seeds."""
+    for candidate in (name, name + "_mean"):
+        if candidate in header:
+            return header.index(candidate)
+    raise InputError("%s: no column %s" % (path, name))
+
+
 def level_series(path, header, body, level, field):
-    i = header.index("level.%s.%s" % (level, field))
+    i = column_index(path, header, "level.%s.%s" % (level, field))
     return [number(path, row[i]) for row in body]
+
+
+def level_band(path, header, body, level, field):
+    """(lows, highs) of a figure's 95% intervals in a sweep over seeds, else None."""
+    name = "level.%s.%s" % (level, field)
+    if name + "_ci95_lo" not in header:
+        return None
+    lo, hi = header.index(name + "_ci95_lo"), header.index(name + "_ci95_hi")
+    return ([number(path, row[lo]) for row in body], [number(path, row[hi]) for row in body])
 
 
 def rejections(path, header, body, level):
     parts = [level_series(path, header, body, level, column) for _, column in REJECT_REASONS]
     return [sum(v) for v in zip(*parts)]
+
+
+def rejections_band(path, header, body, level):
+    bands = [level_band(path, header, body, level, column) for _, column in REJECT_REASONS]
+    if any(b is None for b in bands):
+        return None
+    return ([sum(v) for v in zip(*(b[0] for b in bands))],
+            [sum(v) for v in zip(*(b[1] for b in bands))])
+
+
+def plot_with_band(ax, positions, series, band, label):
+    line, = ax.plot(positions, series, marker="o", label=label)
+    if band is not None:
+        ax.fill_between(positions, band[0], band[1], color=line.get_color(), alpha=0.2,
+                        linewidth=0)
 
 
 def active_levels(path, header, body):
@@ -98,9 +135,10 @@ def draw_one(plt, path, header, body, varied):
     positions = xs if xs is not None else list(range(len(labels)))
     fig, axes = plt.subplots(1, 2, figsize=(13, 5), constrained_layout=True)
     for level in active_levels(path, header, body):
-        axes[0].plot(positions, rejections(path, header, body, level), marker="o", label=level)
-        axes[1].plot(positions, level_series(path, header, body, level, "wait_p99_s"),
-                     marker="o", label=level)
+        plot_with_band(axes[0], positions, rejections(path, header, body, level),
+                       rejections_band(path, header, body, level), level)
+        plot_with_band(axes[1], positions, level_series(path, header, body, level, "wait_p99_s"),
+                       level_band(path, header, body, level, "wait_p99_s"), level)
     for ax, title in zip(axes, ("rejected requests (all reasons)", "wait p99 (s)")):
         ax.set_title(title)
         ax.set_xlabel(varied[0])

@@ -249,3 +249,43 @@ TEST_CASE("apfsim sweep exits 2 naming the problem for an unknown path or a bad 
   CHECK(shard.exit_code == 2);
   CHECK_THAT(shard.Output(), Catch::Contains("--shard"));
 }
+
+TEST_CASE("a sweep over seeds gives each figure its mean and 95% interval over the seeds",
+          "[sweep][seeds]") {
+  ScratchDir scratch;
+  const std::string vary = "apiservers.maxRequestsInflight=60,100";
+  sim::SweepRequest request = MiniDriftSweep(scratch.path() / "seeds", vary);
+  request.seeds = {1, 2, 3};
+  request.jobs = 2;
+  const sim::SweepOutcome outcome = RunSweep(request);
+  CHECK(outcome.runs == 6);
+  const auto lines = Lines(outcome.csv);
+  REQUIRE(lines.size() == 3);
+  const std::size_t mean = Column(lines[0], "client.argocd.calls_mean");
+  const std::size_t lo = Column(lines[0], "client.argocd.calls_ci95_lo");
+  const std::size_t hi = Column(lines[0], "client.argocd.calls_ci95_hi");
+  CHECK(hi == lo + 1);
+  CHECK(lo == mean + 1);
+  for (std::size_t point = 0; point < 2; ++point) {
+    INFO("grid point " << point);
+    // Each point's mean is that of its runs on the three seeds, written under
+    // runs/<index>/seed-N/.
+    double sum = 0;
+    for (int seed : {1, 2, 3}) {
+      const nlohmann::json summary =
+          nlohmann::json::parse(ReadFile(scratch.path() / "seeds" / "runs" / std::to_string(point) /
+                                         ("seed-" + std::to_string(seed)) / "summary.json"));
+      CHECK(summary["seed"] == seed);
+      sum += summary["clients"]["argocd"]["calls"].get<double>();
+    }
+    const auto cells = Cells(lines[1 + point]);
+    CHECK(std::stod(cells[mean]) == Approx(sum / 3).margin(1e-6));
+    CHECK(std::stod(cells[lo]) <= std::stod(cells[mean]));
+    CHECK(std::stod(cells[hi]) >= std::stod(cells[mean]));
+  }
+  // Not dependent on --jobs.
+  sim::SweepRequest serial = request;
+  serial.out_dir = (scratch.path() / "serial").string();
+  serial.jobs = 1;
+  CHECK(RunSweep(serial).csv == outcome.csv);
+}

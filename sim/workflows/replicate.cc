@@ -1,0 +1,58 @@
+#include "sim/workflows/replicate.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cstdio>
+
+#include "sim/io/output_file.h"
+#include "sim/report/replications.h"
+#include "sim/scenario/run_budget.h"
+#include "sim/workflows/interrupt.h"
+#include "sim/workflows/worker_pool.h"
+
+namespace sim {
+
+std::string SeedDir(const std::string& dir, std::uint64_t seed) {
+  return fmt::format("{}/seed-{}", dir, seed);
+}
+
+ReplicationsOutcome RunReplications(const ResolvedRun& resolved, const RunRequest& request,
+                                    const std::vector<std::uint64_t>& seeds, int jobs) {
+  ReplicationsOutcome outcome;
+  outcome.seeds = seeds;
+  outcome.out_dir = request.out_dir.empty() ? "out/" + resolved.scenario.name : request.out_dir;
+  if (!request.quiet) {
+    const std::string warning = LargeRunWarning(resolved.scenario, EstimateWork(resolved.scenario));
+    if (!warning.empty()) {
+      std::fprintf(stderr, "%s (for each of the %zu seeds)\n", warning.c_str(), seeds.size());
+    }
+  }
+  MakeOutputDirectory(outcome.out_dir);
+  outcome.runs.resize(seeds.size());
+  const std::size_t finished = RunTasks(seeds.size(), jobs, [&](std::size_t i) {
+    ResolvedRun replication = resolved;
+    replication.scenario.seed = seeds[i];
+    RunRequest run = request;
+    run.seed = seeds[i];
+    run.out_dir = SeedDir(outcome.out_dir, seeds[i]);
+    run.quiet = true;
+    run.progress = false;
+    outcome.runs[i] = RunScenario(replication, run);
+  });
+  if (const int signal_number = PendingInterrupt(); signal_number != 0) {
+    throw RunInterrupted(
+        signal_number,
+        fmt::format("{}: interrupted by {} after {} of {} seeds; "
+                    "replications.json was not written",
+                    resolved.scenario.name, SignalName(signal_number), finished, seeds.size()));
+  }
+  std::vector<nlohmann::json> summaries;
+  for (const RunOutcome& run : outcome.runs) summaries.push_back(run.summary);
+  outcome.replications = ReplicationsJson(summaries, seeds);
+  outcome.table = ReplicationsTable(outcome.replications, !request.quiet && ::isatty(1));
+  WriteOutputFile(outcome.out_dir + "/replications.json", outcome.replications.dump(2) + "\n");
+  return outcome;
+}
+
+}  // namespace sim
