@@ -292,7 +292,7 @@ std::string RunReport::SummaryTable(const nlohmann::json& s, bool colour) {
     std::string sets;
     for (const auto& v : s["provenance"]["sets"])
       sets += (sets.empty() ? "" : ", ") + v.get<std::string>();
-    out += "with " + sets + "\n";
+    out += "overrides: " + sets + "\n";
   }
   out += "\n";
   out += bold(fmt::format("{:<24} {:>7} {:>8} {:>6} {:>9} {:>10} {:>8} {:>8} {:>9} {:>9} {:>9}",

@@ -12,6 +12,7 @@
 #include "sim/report/expectations.h"
 #include "sim/report/run_report.h"
 #include "sim/workflows/interrupt.h"
+#include "sim/workflows/provenance.h"
 #include "sim/world/world.h"
 
 namespace sim {
@@ -70,6 +71,8 @@ RunOutcome RunScenario(const ResolvedRun& resolved, const RunRequest& request) {
   RunOutcome outcome;
   outcome.out_dir = request.out_dir.empty() ? "out/" + scenario.name : request.out_dir;
   RunReport report(scenario, outcome.out_dir, request.write_timelines);
+  if (request.window) report.set_window(*request.window);
+  report.set_provenance(RunProvenance(request, resolved));
   ExpectationWindows windows(scenario.expectations);
   report.set_forward(&windows);
   WorldOptions options;
