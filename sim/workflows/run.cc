@@ -82,6 +82,8 @@ RunOutcome RunScenario(const ResolvedRun& resolved, const RunRequest& request) {
   if (!request.quiet) {
     const std::string warning = LargeRunWarning(scenario, EstimateWork(scenario));
     if (!warning.empty()) std::fprintf(stderr, "%s\n", warning.c_str());
+    for (const std::string& w : ClientOverloadWarnings(scenario))
+      std::fprintf(stderr, "%s\n", w.c_str());
   }
   const RunBudget& budget = request.budget;
   options.max_events = budget.max_events > 0 ? budget.max_events : UINT64_MAX;
