@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/report/interval_figures.h"
 #include "sim/scenario/run_budget.h"
 
 namespace sim {
@@ -26,6 +27,7 @@ struct CompareRequest {
   std::vector<std::string> after_overrides;   // --after-set: the after run only
   std::optional<std::uint64_t> seed;          // default: the before scenario's
   std::optional<std::string> interval;        // --interval: both runs' report interval
+  std::optional<ReportWindow> window;         // --window: compare both runs over it
   std::string out_dir;  // "": the runs go to a temporary folder, removed at the end
   RunBudget budget;     // for each of the two runs
 };
