@@ -13,9 +13,11 @@
 #include <sstream>
 #include <thread>
 
+#include "sim/io/file_digest.h"
 #include "sim/io/input_error.h"
 #include "sim/io/output_file.h"
 #include "sim/workflows/interrupt.h"
+#include "sim/workflows/provenance.h"
 #include "sim/workflows/run.h"
 #include "sim/workflows/run_inputs.h"
 
@@ -348,6 +350,16 @@ SweepOutcome RunSweep(const SweepRequest& request) {
     outcome.csv = SweepCsv(request.axes, grid, indices, summaries, false);
   }
   WriteOutputFile(outcome.csv_path, outcome.csv);
+  // What every point shares (the --set values given to all of them, before the axes), for
+  // the plot's title and the reader; each point's own provenance is in its summary.json.
+  nlohmann::json vary = nlohmann::json::array();
+  for (const SweepAxis& a : request.axes) vary.push_back(a.path);
+  const nlohmann::json provenance = {{"apfsimVersion", ApfsimBuildVersion()},
+                                     {"scenario", request.scenario_file},
+                                     {"scenarioSha256", FileSha256(request.scenario_file)},
+                                     {"sets", request.overrides},
+                                     {"vary", vary}};
+  WriteOutputFile(outcome.out_dir + "/provenance.json", provenance.dump(2) + "\n");
   return outcome;
 }
 
