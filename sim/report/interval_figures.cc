@@ -89,14 +89,14 @@ void IntervalFigures::OnClientRow(apf::Nanos start, const std::string& client,
     if (d.latency.count() > 0) c.latency_p99.Offer(start, P99Seconds(d.latency));
   }
   if (!InWindow(start)) return;
-  c.in_window = true;
+  if (!c.distributions) c.distributions = std::make_unique<ClientDistributions>();
   c.counts.calls += row.calls;
   c.counts.attempts += row.attempts;
   c.counts.succeeded += row.succeeded;
   c.counts.failed += row.failed;
   c.counts.http429 += row.http429;
   c.counts.calls_rejected += row.calls_rejected;
-  if (row.distributions) c.distributions.Merge(*row.distributions);
+  if (row.distributions) c.distributions->Merge(*row.distributions);
 }
 
 nlohmann::json IntervalFigures::LevelWorst(const std::string& level) {
@@ -107,7 +107,8 @@ nlohmann::json IntervalFigures::LevelWorst(const std::string& level) {
 
 nlohmann::json IntervalFigures::ClientWorst(const std::string& client) const {
   const auto it = clients_.find(client);
-  const Client c = it == clients_.end() ? Client{} : it->second;
+  const Client none;
+  const Client& c = it == clients_.end() ? none : it->second;
   return {{"rejected", CountJson(c.rejected)},
           {"waitP99", SecondsJson(c.wait_p99)},
           {"latencyP99", SecondsJson(c.latency_p99)}};
@@ -133,18 +134,18 @@ nlohmann::json IntervalFigures::WindowLevels() {
 nlohmann::json IntervalFigures::WindowClients() const {
   nlohmann::json out = nlohmann::json::object();
   for (const auto& [name, c] : clients_) {
-    if (!c.in_window) continue;
+    if (!c.distributions) continue;
     out[name] = {{"calls", c.counts.calls},
                  {"attempts", c.counts.attempts},
                  {"succeeded", c.counts.succeeded},
                  {"failed", c.counts.failed},
                  {"http429", c.counts.http429},
                  {"callsRejected", c.counts.calls_rejected},
-                 {"latencySeconds", QuantilesJson(c.distributions.latency)},
-                 {"queueWaitSeconds", QuantilesJson(c.distributions.queue_wait)},
-                 {"throttleWaitSeconds", QuantilesJson(c.distributions.throttle_wait)}};
-    if (c.distributions.iteration.count() > 0)
-      out[name]["iterationSeconds"] = QuantilesJson(c.distributions.iteration);
+                 {"latencySeconds", QuantilesJson(c.distributions->latency)},
+                 {"queueWaitSeconds", QuantilesJson(c.distributions->queue_wait)},
+                 {"throttleWaitSeconds", QuantilesJson(c.distributions->throttle_wait)}};
+    if (c.distributions->iteration.count() > 0)
+      out[name]["iterationSeconds"] = QuantilesJson(c.distributions->iteration);
   }
   return out;
 }

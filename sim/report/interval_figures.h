@@ -12,6 +12,7 @@
 #define SIM_REPORT_INTERVAL_FIGURES_H_
 
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -79,8 +80,9 @@ class IntervalFigures {
   struct Client {
     WorstInterval rejected, wait_p99, latency_p99;
     ClientRow counts{};
-    ClientDistributions distributions;
-    bool in_window = false;
+    // Allocated when the client has a row in the window (histograms are 15 KB each, and an
+    // audit log may bring thousands of clients).
+    std::unique_ptr<ClientDistributions> distributions;
   };
   bool InWindow(apf::Nanos start) const {
     return window_ && start >= window_->from && start < window_->to;
