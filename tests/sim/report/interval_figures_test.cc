@@ -34,7 +34,7 @@ sim::RunOutcome RunTiny(const test_support::ScratchDir& scratch,
 
 }  // namespace
 
-TEST_CASE("--window reads FROM..TO as two durations", "[window]") {
+TEST_CASE("a window is read from FROM..TO, two durations", "[window]") {
   const sim::ReportWindow w = sim::ParseReportWindow("6m..8m");
   CHECK(w.from == 360 * apf::kSecond);
   CHECK(w.to == 480 * apf::kSecond);

@@ -20,7 +20,7 @@ TEST_CASE("provenance names the build, the inputs with their SHA-256, and the ov
   CHECK(p["apfsimVersion"] == sim::ApfsimBuildVersion());
   CHECK_FALSE(p["apfsimVersion"].get<std::string>().empty());
   // sha256sum tests/fixtures/report/tiny.yaml
-  CHECK(p["scenarioSha256"] == "b034ca0d92bf6f2c37c5bc701ff8c26282d7fc3ba9133ec38a3278aa39c78d0c");
+  CHECK(p["scenarioSha256"] == "4dbd2f01030ee4c578503174b36b6ed6fb170bec368195d024f45f6b9bf41562");
   CHECK(p["seed"] == 3);
   CHECK(p["sets"] == nlohmann::json({"apiservers.maxRequestsInflight=6", "seed=3"}));
   CHECK(p["overlays"] == nlohmann::json::array());
