@@ -36,6 +36,8 @@ int RunCompareCommand(const Args& args) {
       "seed", po::value<std::uint64_t>(), "the seed of both runs (default: the scenario's)")(
       "interval", po::value<std::string>(),
       "report interval of both runs, e.g. 1s (default: the scenario's)")(
+      "window", po::value<std::string>(),
+      "compare the figures over this part of the runs, e.g. 6m..8m")(
       "out", po::value(&request.out_dir),
       "also write DIR/before, DIR/after, DIR/compare.json and DIR/compare.png")(
       "no-plot", "with --out, do not draw compare.png");
@@ -53,6 +55,8 @@ int RunCompareCommand(const Args& args) {
   }
   if (values.count("seed")) request.seed = values["seed"].as<std::uint64_t>();
   if (values.count("interval")) request.interval = values["interval"].as<std::string>();
+  if (values.count("window"))
+    request.window = ParseReportWindow(values["window"].as<std::string>());
   request.budget = RunBudgetFrom(values);
   request.openmetrics = OpenMetricsFrom(values);
   const SeedsOptions seeds = SeedsOptionsFrom(values);

@@ -28,7 +28,10 @@ int RunRun(const Args& args) {
       "set", po::value(&sets)->composing(), "override a scenario value: PATH=VALUE (repeatable)")(
       "interval", po::value<std::string>(), "report interval, e.g. 1s (default: the scenario's)")(
       "trace", po::value(&request.trace), "write trace.jsonl for this client or priority level")(
-      "quiet", po::bool_switch(&request.quiet), "print nothing but errors");
+      "window", po::value<std::string>(),
+      "also give every figure over this part of the run, e.g. 6m..8m (summary.json's "
+      "\"window\"; the tables show it)")("quiet", po::bool_switch(&request.quiet),
+                                         "print nothing but errors");
   AddRunBudgetOptions(options);
   AddOpenMetricsOptions(options);
   AddSeedsOptions(options, true);
@@ -41,6 +44,8 @@ int RunRun(const Args& args) {
   request.overrides = sets;
   if (values.count("seed")) request.seed = values["seed"].as<std::uint64_t>();
   if (values.count("interval")) request.interval = values["interval"].as<std::string>();
+  if (values.count("window"))
+    request.window = ParseReportWindow(values["window"].as<std::string>());
   request.budget = RunBudgetFrom(values);
   request.openmetrics = OpenMetricsFrom(values);
   request.progress = !request.quiet && ::isatty(2);

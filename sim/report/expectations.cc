@@ -67,6 +67,22 @@ void ExpectationWindows::OnClientRow(apf::Nanos start, const std::string& client
       if (f == "latencySeconds.p50") Fold(i, Seconds(row.latency_p50));
       if (f == "latencySeconds.p99") Fold(i, Seconds(row.latency_p99));
     }
+    if (f == "callsRejected") Fold(i, static_cast<double>(row.calls_rejected));
+    // The client's own distributions: per-interval percentiles (an interval with no
+    // sample has none), and the maximum, which over a window is exact.
+    if (!row.distributions) continue;
+    const std::string_view name(f);
+    const std::size_t dot = name.rfind('.');
+    if (dot == std::string_view::npos) continue;
+    const std::string_view which = name.substr(0, dot), stat = name.substr(dot + 1);
+    const LatencyHistogram* h = which == "queueWaitSeconds"      ? &row.distributions->queue_wait
+                                : which == "throttleWaitSeconds" ? &row.distributions->throttle_wait
+                                : which == "iterationSeconds"    ? &row.distributions->iteration
+                                                                 : nullptr;
+    if (!h || h->count() == 0) continue;
+    if (stat == "p50") Fold(i, Seconds(h->Quantile(0.5)));
+    if (stat == "p99") Fold(i, Seconds(h->Quantile(0.99)));
+    if (stat == "max") Fold(i, Seconds(h->max()));
   }
 }
 

@@ -29,10 +29,13 @@ nlohmann::json RejectedJson(const std::uint64_t (&rejected)[kRejectionKinds]) {
   return j;
 }
 
-nlohmann::json Percentiles(const LatencyHistogram& h) {
-  return {{"p50", Round6(apf::ToSeconds(h.Quantile(0.5)))},
-          {"p99", Round6(apf::ToSeconds(h.Quantile(0.99)))},
-          {"max", Round6(apf::ToSeconds(h.max()))}};
+nlohmann::json Percentiles(const LatencyHistogram& h) { return QuantilesJson(h); }
+
+bool HasClosedLoop(const ClientSpec& spec) {
+  for (const TrafficSpec& t : spec.traffic) {
+    if (t.kind == TrafficSpec::Kind::kClosedLoop) return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -54,6 +57,7 @@ RunReport::RunReport(const Scenario& scenario, std::string out_dir, bool timelin
 void RunReport::OnLevelRow(apf::Nanos start, int replica, const std::string& level,
                            const LevelRow& row) {
   if (forward_) forward_->OnLevelRow(start, replica, level, row);
+  figures_.OnLevelRow(start, level, row);
   if (!timeline_) return;
   std::string wait_p50, wait_p99;
   if (row.waits_dispatched > 0) {
@@ -70,6 +74,7 @@ void RunReport::OnLevelRow(apf::Nanos start, int replica, const std::string& lev
 
 void RunReport::OnClientRow(apf::Nanos start, const std::string& client, const ClientRow& row) {
   if (forward_) forward_->OnClientRow(start, client, row);
+  figures_.OnClientRow(start, client, row);
   if (!clients_) return;
   std::string p50, p99;
   if (row.succeeded + row.failed > 0) {
@@ -178,6 +183,7 @@ nlohmann::json RunReport::Summary() const {
     lj["rejected"] = RejectedJson(rejected);
     lj["waitSeconds"] = Percentiles(waits);
     lj["peakExecutingSeats"] = peak_exec;
+    lj["worstInterval"] = figures_.LevelWorst(name);
     levels[name] = lj;
   }
   j["priorityLevels"] = levels;
@@ -195,7 +201,25 @@ nlohmann::json RunReport::Summary() const {
     nlohmann::json errors = nlohmann::json::object();
     for (const auto& [message, count] : world_->client_errors(c)) errors[message] = count;
     cj["errors"] = errors;
-    clients[world_->client_spec(c).name] = cj;
+    // The client's story (scenarios/README.md, "summary.json").
+    const ClientDistributions& d = tl.total_distributions();
+    cj["callsRejected"] = t.calls_rejected;
+    cj["pendingAtEnd"] = tl.pending();
+    nlohmann::json client_levels = nlohmann::json::object();
+    for (const World::LevelAttempts& row : world_->client_levels(c)) {
+      nlohmann::json& lj = client_levels[std::string(row.level)];
+      if (!lj.contains("attempts"))
+        lj = {{"attempts", 0}, {"flowSchemas", nlohmann::json::object()}};
+      lj["attempts"] = lj["attempts"].get<std::uint64_t>() + row.attempts;
+      if (!row.flow_schema.empty()) lj["flowSchemas"][std::string(row.flow_schema)] = row.attempts;
+    }
+    cj["levels"] = client_levels;
+    cj["queueWaitSeconds"] = Percentiles(d.queue_wait);
+    cj["throttleWaitSeconds"] = Percentiles(d.throttle_wait);
+    const ClientSpec& spec = world_->client_spec(c);
+    if (HasClosedLoop(spec)) cj["iterationSeconds"] = Percentiles(d.iteration);
+    cj["worstInterval"] = figures_.ClientWorst(spec.name);
+    clients[spec.name] = cj;
   }
   j["clients"] = clients;
   j["replicas"] = replicas;
@@ -229,6 +253,13 @@ nlohmann::json RunReport::Summary() const {
   }
   j["events"] = world_->events_handled();
   j["attempts"] = world_->attempts_total();
+  if (const auto& w = figures_.window()) {
+    j["window"] = {{"fromSeconds", apf::ToSeconds(w->from)},
+                   {"toSeconds", apf::ToSeconds(w->to)},
+                   {"priorityLevels", figures_.WindowLevels()},
+                   {"clients", figures_.WindowClients()}};
+  }
+  if (!provenance_.is_null()) j["provenance"] = provenance_;
   return j;
 }
 
@@ -264,44 +295,84 @@ std::string RunReport::SummaryTable(const nlohmann::json& s, bool colour) {
   };
   auto bold = [&](const std::string& t) { return colour ? wrap("\033[1m", t) : t; };
   auto red = [&](const std::string& t, bool on) { return colour && on ? wrap("\033[31m", t) : t; };
+  // With --window the tables are the window's figures.
+  const bool windowed = s.contains("window");
+  const nlohmann::json& levels = windowed ? s["window"]["priorityLevels"] : s["priorityLevels"];
+  const nlohmann::json& clients = windowed ? s["window"]["clients"] : s["clients"];
   std::string out;
   out += bold(fmt::format("{} (seed {}, {} s simulated)", s["scenario"].get<std::string>(),
-                          s["seed"].get<std::uint64_t>(), s["durationSeconds"].get<double>())) +
-         "\n\n";
+                          s["seed"].get<std::uint64_t>(), s["durationSeconds"].get<double>()));
+  if (windowed) {
+    out +=
+        bold(fmt::format(", over the window [{} s, {} s)", s["window"]["fromSeconds"].get<double>(),
+                         s["window"]["toSeconds"].get<double>()));
+  }
+  out += "\n";
+  if (s.contains("provenance") && !s["provenance"]["sets"].empty()) {
+    std::string sets;
+    for (const auto& v : s["provenance"]["sets"])
+      sets += (sets.empty() ? "" : ", ") + v.get<std::string>();
+    out += "overrides: " + sets + "\n";
+  }
+  out += "\n";
   out += bold(fmt::format("{:<24} {:>7} {:>8} {:>6} {:>9} {:>10} {:>8} {:>8} {:>9} {:>9} {:>9}",
                           "priority level", "nominal", "mean cur", "peak", "dispatch", "queue-full",
                           "time-out", "conc-lim", "wait p50", "wait p99", "wait max")) +
          "\n";
   std::vector<std::pair<int, std::string>> order;
-  for (auto& [name, l] : s["priorityLevels"].items())
-    order.emplace_back(-l["nominalCL"].get<int>(), name);
+  for (auto& [name, l] : levels.items()) order.emplace_back(-l["nominalCL"].get<int>(), name);
   std::sort(order.begin(), order.end());
+  std::string hidden;  // the levels whose p99 hides their maximum
   for (auto& [unused, name] : order) {
-    const auto& l = s["priorityLevels"][name];
+    const auto& l = levels[name];
     const std::uint64_t qf = l["rejected"][apf::RejectReasonName(apf::RejectReason::kQueueFull)],
                         to = l["rejected"][apf::RejectReasonName(apf::RejectReason::kTimeOut)],
                         cl = l["rejected"]
                               [apf::RejectReasonName(apf::RejectReason::kConcurrencyLimit)];
+    const double p99 = l["waitSeconds"]["p99"].get<double>(),
+                 max = l["waitSeconds"]["max"].get<double>();
     out += fmt::format(
         "{:<24} {:>7} {:>8.1f} {:>6} {:>9} {:>10} {:>8} {:>8} {:>8.3f}s {:>8.3f}s {:>8.3f}s\n",
         name, l["nominalCL"].get<int>(), l["meanCurrentCL"].get<double>(),
         l["peakExecutingSeats"].get<int>(), l["dispatched"].get<std::uint64_t>(),
         red(std::to_string(qf), qf > 0), red(std::to_string(to), to > 0),
-        red(std::to_string(cl), cl > 0), l["waitSeconds"]["p50"].get<double>(),
-        l["waitSeconds"]["p99"].get<double>(), l["waitSeconds"]["max"].get<double>());
+        red(std::to_string(cl), cl > 0), l["waitSeconds"]["p50"].get<double>(), p99, max);
+    // A whole-run p99 over millions of requests can be 0 while an incident of seconds
+    // made some wait long: say so, and where to look.
+    if (p99 == 0 && max > 0) {
+      hidden +=
+          fmt::format("{}: wait p99 0 hides a max of {:.3g} s: see the worst interval", name, max);
+      const nlohmann::json* worst =
+          s["priorityLevels"].contains(name) && s["priorityLevels"][name].contains("worstInterval")
+              ? &s["priorityLevels"][name]["worstInterval"]["waitP99"]
+              : nullptr;
+      if (worst && !(*worst)["startSeconds"].is_null()) {
+        hidden +=
+            fmt::format(" (p99 {:.3g} s in the interval from {} s)",
+                        (*worst)["seconds"].get<double>(), (*worst)["startSeconds"].get<double>());
+      }
+      hidden += "\n";
+    }
   }
+  if (!hidden.empty()) out += red(hidden, true);
   out += '\n';
-  out += bold(fmt::format("{:<24} {:>8} {:>9} {:>9} {:>7} {:>7} {:>9} {:>9}", "client", "calls",
-                          "attempts", "succeeded", "failed", "429s", "lat p50", "lat p99"));
+  out += bold(fmt::format("{:<24} {:>8} {:>9} {:>7} {:>7} {:>9} {:>9} {:>9} {:>9} {:>8}", "client",
+                          "calls", "rejected", "429s", "failed", "lat p99", "queue p99",
+                          "throt p99", "iter p99", "pending"));
   out += '\n';
-  for (auto& [name, c] : s["clients"].items()) {
-    const std::uint64_t failed = c["failed"], r429 = c["http429"];
-    out +=
-        fmt::format("{:<24} {:>8} {:>9} {:>9} {:>7} {:>7} {:>8.3f}s {:>8.3f}s\n", name,
-                    c["calls"].get<std::uint64_t>(), c["attempts"].get<std::uint64_t>(),
-                    c["succeeded"].get<std::uint64_t>(), red(std::to_string(failed), failed > 0),
-                    red(std::to_string(r429), r429 > 0), c["latencySeconds"]["p50"].get<double>(),
-                    c["latencySeconds"]["p99"].get<double>());
+  auto seconds = [](const nlohmann::json& c, const char* key) {
+    return c.contains(key) ? fmt::format("{:.3f}s", c[key]["p99"].get<double>()) : std::string("-");
+  };
+  for (auto& [name, c] : clients.items()) {
+    const std::uint64_t failed = c["failed"], r429 = c["http429"],
+                        rejected = c.value("callsRejected", std::uint64_t{0});
+    const nlohmann::json pending = windowed ? nlohmann::json("-") : c["pendingAtEnd"];
+    out += fmt::format("{:<24} {:>8} {:>9} {:>7} {:>7} {:>9} {:>9} {:>9} {:>9} {:>8}\n", name,
+                       c["calls"].get<std::uint64_t>(), red(std::to_string(rejected), rejected > 0),
+                       red(std::to_string(r429), r429 > 0), red(std::to_string(failed), failed > 0),
+                       seconds(c, "latencySeconds"), seconds(c, "queueWaitSeconds"),
+                       seconds(c, "throttleWaitSeconds"), seconds(c, "iterationSeconds"),
+                       pending.is_string() ? pending.get<std::string>() : pending.dump());
   }
   if (s.contains("resourcesFromMetrics")) {
     std::vector<std::string> skipped = s["resourcesFromMetrics"]["skipped"];

@@ -14,6 +14,7 @@
 
 #include "sim/io/output_file.h"
 #include "sim/report/openmetrics.h"
+#include "sim/report/interval_figures.h"
 #include "sim/scenario/scenario.h"
 #include "sim/world/world.h"
 
@@ -28,6 +29,11 @@ class RunReport : public WorldObserver {
   // Also hands every level and client row to `forward` (the windows of `apfsim check`'s
   // expectations, sim/report/expectations.h); null for none.
   void set_forward(WorldObserver* forward) { forward_ = forward; }
+  // `--window`: the summary also holds every figure over this part of the run ("window"),
+  // and the table shows those. Set before the run.
+  void set_window(const ReportWindow& window) { figures_ = IntervalFigures(window); }
+  // summary.json's "provenance" (sim/workflows/provenance.h); null for none.
+  void set_provenance(nlohmann::json provenance) { provenance_ = std::move(provenance); }
 
   void OnLevelRow(apf::Nanos start, int replica, const std::string& level,
                   const LevelRow& row) override;
@@ -55,6 +61,9 @@ class RunReport : public WorldObserver {
   std::unique_ptr<OutputFile> timeline_, clients_, trace_;
   std::unique_ptr<OpenMetricsWriter> openmetrics_;
   WorldObserver* forward_ = nullptr;
+  // The worst intervals and the window's figures; Summary() closes its last interval.
+  mutable IntervalFigures figures_;
+  nlohmann::json provenance_;
   std::vector<std::pair<std::string, std::string>> dumps_;  // file name, text
 };
 

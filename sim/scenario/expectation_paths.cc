@@ -43,6 +43,17 @@ constexpr FieldInfo kClientFields[] = {
     {"latencySeconds.p50", ExpectationFold::kMax},
     {"latencySeconds.p99", ExpectationFold::kMax},
     {"latencySeconds.max", ExpectationFold::kNone},
+    {"callsRejected", ExpectationFold::kSum},
+    {"pendingAtEnd", ExpectationFold::kNone},
+    {"queueWaitSeconds.p50", ExpectationFold::kMax},
+    {"queueWaitSeconds.p99", ExpectationFold::kMax},
+    {"queueWaitSeconds.max", ExpectationFold::kMax},
+    {"throttleWaitSeconds.p50", ExpectationFold::kMax},
+    {"throttleWaitSeconds.p99", ExpectationFold::kMax},
+    {"throttleWaitSeconds.max", ExpectationFold::kMax},
+    {"iterationSeconds.p50", ExpectationFold::kMax},
+    {"iterationSeconds.p99", ExpectationFold::kMax},
+    {"iterationSeconds.max", ExpectationFold::kMax},
 };
 
 constexpr FieldInfo kGatewayFields[] = {

@@ -96,3 +96,33 @@ std::string LargeRunWarning(const Scenario& scenario, const WorkEstimate& estima
 }
 
 }  // namespace sim
+
+namespace sim {
+
+std::vector<std::string> ClientOverloadWarnings(const Scenario& scenario) {
+  std::vector<std::string> warnings;
+  const double run_seconds = Seconds(scenario.duration);
+  if (run_seconds <= 0) return warnings;
+  for (const ClientSpec& client : scenario.clients) {
+    if (client.client_go.qps <= 0) continue;  // no client-side limiter
+    double calls = 0;                         // per process
+    for (const TrafficSpec& t : client.traffic) {
+      if (t.kind == TrafficSpec::Kind::kPoisson || t.kind == TrafficSpec::Kind::kConstant ||
+          t.kind == TrafficSpec::Kind::kSweep) {
+        calls += TrafficCalls(scenario, t);
+      }
+    }
+    const double offered = calls / run_seconds;
+    if (offered <= client.client_go.qps) continue;
+    warnings.push_back(fmt::format(
+        "warning: client \"{}\" ({}:{}) offers {:.4g} calls per second per process over the "
+        "run, more than its client-side limit of clientGo.qps {:.4g}: its calls wait ever "
+        "longer for tokens and its backlog grows to the end of the run "
+        "(summary.json: clients.{}.throttleWaitSeconds, pendingAtEnd)",
+        client.name, client.where.file, client.where.line, offered, client.client_go.qps,
+        client.name));
+  }
+  return warnings;
+}
+
+}  // namespace sim

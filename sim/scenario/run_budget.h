@@ -36,6 +36,13 @@ inline constexpr double kLargeRunCalls = 1e9;
 // The warning for a run above kLargeRunCalls, naming the biggest client; "" otherwise.
 std::string LargeRunWarning(const Scenario& scenario, const WorkEstimate& estimate);
 
+// Warnings, one per client, for the clients whose open-loop traffic (poisson, constant,
+// sweep) offers more calls per second per process, averaged over the run, than the
+// process's client-go rate limiter lets through (clientGo.qps): their calls wait ever
+// longer for tokens, and the backlog grows to the end of the run. Closed loops wait for
+// their answers and cannot outrun the limiter; replays and informers are not counted.
+std::vector<std::string> ClientOverloadWarnings(const Scenario& scenario);
+
 }  // namespace sim
 
 #endif  // SIM_SCENARIO_RUN_BUDGET_H_

@@ -10,6 +10,7 @@
 #include "sim/io/input_error.h"
 #include "sim/io/output_file.h"
 #include "sim/report/replications.h"
+#include "sim/workflows/provenance.h"
 #include "sim/workflows/replicate.h"
 #include "sim/workflows/run.h"
 #include "sim/workflows/run_inputs.h"
@@ -46,14 +47,19 @@ const std::vector<Figure>& LevelFigures() {
 }
 
 const std::vector<Figure>& ClientFigures() {
-  static const std::vector<Figure> kFigures = {{"calls", "/calls", std::nullopt},
-                                               {"attempts", "/attempts", true},
-                                               {"succeeded", "/succeeded", false},
-                                               {"failed", "/failed", true},
-                                               {"http429", "/http429", true},
-                                               {"latencyP50Seconds", "/latencySeconds/p50", true},
-                                               {"latencyP99Seconds", "/latencySeconds/p99", true},
-                                               {"latencyMaxSeconds", "/latencySeconds/max", true}};
+  static const std::vector<Figure> kFigures = {
+      {"calls", "/calls", std::nullopt},
+      {"attempts", "/attempts", true},
+      {"succeeded", "/succeeded", false},
+      {"failed", "/failed", true},
+      {"http429", "/http429", true},
+      {"callsRejected", "/callsRejected", true},
+      {"latencyP50Seconds", "/latencySeconds/p50", true},
+      {"latencyP99Seconds", "/latencySeconds/p99", true},
+      {"latencyMaxSeconds", "/latencySeconds/max", true},
+      {"queueWaitP99Seconds", "/queueWaitSeconds/p99", true},
+      {"throttleWaitP99Seconds", "/throttleWaitSeconds/p99", true},
+      {"iterationP99Seconds", "/iterationSeconds/p99", true}};
   return kFigures;
 }
 
@@ -259,10 +265,22 @@ nlohmann::json CompareSummaries(const nlohmann::json& before, const nlohmann::js
   nlohmann::json j;
   j["before"] = {{"scenario", before.at("scenario")}};
   j["after"] = {{"scenario", after.at("scenario")}};
+  for (const auto* side : {&before, &after}) {
+    if (side->contains("provenance")) {
+      j[side == &before ? "before" : "after"]["provenance"] = side->at("provenance");
+    }
+  }
   j["seed"] = before.at("seed");
+  // With --window both runs' figures are their windows'.
+  const bool windowed = before.contains("window") && after.contains("window");
+  const nlohmann::json& b = windowed ? before.at("window") : before;
+  const nlohmann::json& a = windowed ? after.at("window") : after;
+  if (windowed) {
+    j["window"] = {{"fromSeconds", b.at("fromSeconds")}, {"toSeconds", b.at("toSeconds")}};
+  }
   j["priorityLevels"] =
-      CompareGroup(before.at("priorityLevels"), after.at("priorityLevels"), LevelFigures());
-  j["clients"] = CompareGroup(before.at("clients"), after.at("clients"), ClientFigures());
+      CompareGroup(b.at("priorityLevels"), a.at("priorityLevels"), LevelFigures());
+  j["clients"] = CompareGroup(b.at("clients"), a.at("clients"), ClientFigures());
   return j;
 }
 
@@ -273,11 +291,29 @@ nlohmann::json CompareReplications(const std::vector<nlohmann::json>& befores,
   j["before"] = {{"scenario", befores.at(0).at("scenario")}};
   j["after"] = {{"scenario", afters.at(0).at("scenario")}};
   j["seeds"] = seeds;
+  // Provenance as CompareSummaries gives it, from the first seed's runs: the overrides are
+  // the same in every seed, and each seed's own is in its summary.json.
+  for (const auto* side : {&befores.at(0), &afters.at(0)}) {
+    if (side->contains("provenance")) {
+      nlohmann::json p = side->at("provenance");
+      p.erase("seed");
+      j[side == &befores.at(0) ? "before" : "after"]["provenance"] = p;
+    }
+  }
+  // With --window every run's figures are its window's, as in CompareSummaries.
+  const bool windowed = befores.at(0).contains("window") && afters.at(0).contains("window");
+  if (windowed) {
+    const nlohmann::json& w = befores.at(0).at("window");
+    j["window"] = {{"fromSeconds", w.at("fromSeconds")}, {"toSeconds", w.at("toSeconds")}};
+  }
+  auto figures_of = [windowed](const nlohmann::json& s) -> const nlohmann::json& {
+    return windowed ? s.at("window") : s;
+  };
   for (const auto& [section, figures] :
        {std::pair{"priorityLevels", &LevelFigures()}, std::pair{"clients", &ClientFigures()}}) {
     std::vector<const nlohmann::json*> b, a;
-    for (const nlohmann::json& s : befores) b.push_back(&s.at(section));
-    for (const nlohmann::json& s : afters) a.push_back(&s.at(section));
+    for (const nlohmann::json& s : befores) b.push_back(&figures_of(s).at(section));
+    for (const nlohmann::json& s : afters) a.push_back(&figures_of(s).at(section));
     j[section] = CompareGroupOverSeeds(b, a, *figures);
   }
   return j;
@@ -297,7 +333,24 @@ std::string CompareTable(const nlohmann::json& c, bool colour) {
           : fmt::format("before: {}   after: {}   (seed {}, the same traffic in both)",
                         c["before"]["scenario"].get<std::string>(),
                         c["after"]["scenario"].get<std::string>(), c["seed"].dump());
-  out += colour ? fmt::format("\033[1m{}\033[0m\n\n", title) : fmt::format("{}\n\n", title);
+  out += colour ? fmt::format("\033[1m{}\033[0m\n", title) : fmt::format("{}\n", title);
+  // Which overrides made each side (provenance.sets: --set, --before-set / --after-set and
+  // the overlays' values, in the order applied).
+  for (const char* side : {"before", "after"}) {
+    if (!c[side].contains("provenance")) continue;
+    const std::string sets = DescribeSets(c[side]["provenance"]);
+    std::string overlays;
+    for (const auto& o : c[side]["provenance"]["overlays"])
+      overlays += " --overlay " + o.get<std::string>();
+    if (!sets.empty() || !overlays.empty()) {
+      out += fmt::format("{}:{}{}{}\n", side, overlays, sets.empty() ? "" : " ", sets);
+    }
+  }
+  if (c.contains("window")) {
+    out += fmt::format("over the window [{} s, {} s)\n", c["window"]["fromSeconds"].get<double>(),
+                       c["window"]["toSeconds"].get<double>());
+  }
+  out += "\n";
   // Levels by their larger nominal limit, largest first, as `apfsim run` orders them.
   std::vector<std::pair<std::int64_t, std::string>> levels;
   for (auto& [name, l] : c["priorityLevels"].items()) {
@@ -325,6 +378,7 @@ std::string CompareTable(const nlohmann::json& c, bool colour) {
   out += Section("client", c["clients"], client_order, ClientFigures(),
                  {{"calls", "calls"},
                   {"failed", "failed"},
+                  {"callsRejected", "calls rejected"},
                   {"http429", "429s"},
                   {"latencyP50Seconds", "latency p50"},
                   {"latencyP99Seconds", "latency p99"}},
@@ -352,6 +406,7 @@ CompareOutcome RunCompare(const CompareRequest& request) {
                           request.before_overrides.end());
   before.seed = request.seed;
   before.interval = request.interval;
+  before.window = request.window;
   before.quiet = true;
   before.budget = request.budget;
   const ResolvedRun resolved_before = ResolveRunInputs(before);

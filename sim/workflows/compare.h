@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "sim/report/openmetrics.h"
+#include "sim/report/interval_figures.h"
 #include "sim/scenario/run_budget.h"
 
 namespace sim {
@@ -36,6 +37,7 @@ struct CompareRequest {
   std::vector<std::uint64_t> seeds;           // --seeds: both runs on each of these
   int jobs = 0;                               // --jobs: runs at once (0: one per core)
   std::optional<std::string> interval;        // --interval: both runs' report interval
+  std::optional<ReportWindow> window;         // --window: compare both runs over it
   std::string out_dir;  // "": the runs go to a temporary folder, removed at the end
   RunBudget budget;     // for each of the two runs
   // --openmetrics: each run writes its metrics.om, its series labelled side="before" or

@@ -12,6 +12,7 @@
 #include "sim/report/expectations.h"
 #include "sim/report/run_report.h"
 #include "sim/workflows/interrupt.h"
+#include "sim/workflows/provenance.h"
 #include "sim/world/world.h"
 
 namespace sim {
@@ -70,6 +71,8 @@ RunOutcome RunScenario(const ResolvedRun& resolved, const RunRequest& request) {
   RunOutcome outcome;
   outcome.out_dir = request.out_dir.empty() ? "out/" + scenario.name : request.out_dir;
   RunReport report(scenario, outcome.out_dir, request.write_timelines);
+  if (request.window) report.set_window(*request.window);
+  report.set_provenance(RunProvenance(request, resolved));
   ExpectationWindows windows(scenario.expectations);
   report.set_forward(&windows);
   WorldOptions options;
@@ -80,6 +83,8 @@ RunOutcome RunScenario(const ResolvedRun& resolved, const RunRequest& request) {
   if (!request.quiet) {
     const std::string warning = LargeRunWarning(scenario, EstimateWork(scenario));
     if (!warning.empty()) std::fprintf(stderr, "%s\n", warning.c_str());
+    for (const std::string& w : ClientOverloadWarnings(scenario))
+      std::fprintf(stderr, "%s\n", w.c_str());
   }
   const RunBudget& budget = request.budget;
   options.max_events = budget.max_events > 0 ? budget.max_events : UINT64_MAX;

@@ -11,6 +11,7 @@
 
 #include "sim/report/expectations.h"
 #include "sim/report/openmetrics.h"
+#include "sim/report/interval_figures.h"
 #include "sim/scenario/run_budget.h"
 #include "sim/workflows/run_inputs.h"
 
@@ -22,6 +23,9 @@ struct RunRequest : RunInputs {
   std::string trace;
   // --openmetrics: also write metrics.om (sim/report/openmetrics.h).
   std::optional<OpenMetricsOptions> openmetrics;
+  // --window FROM..TO (sim/report/interval_figures.h): the summary's "window" and the
+  // table over that part of the run; nullopt for the whole run only.
+  std::optional<ReportWindow> window;
   bool quiet = false;
   bool progress = false;  // show progress on stderr
   // False writes only summary.json and metrics.prom, not timeline.csv and clients.csv

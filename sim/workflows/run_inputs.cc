@@ -21,6 +21,7 @@ ResolvedRun ResolveRunInputs(const RunInputs& inputs) {
   }
   ResolvedRun run;
   run.scenario = LoadScenario(inputs.scenario_file, overrides);
+  run.sets = overrides;
   if (inputs.seed) run.scenario.seed = *inputs.seed;
   if (inputs.interval) {
     std::string why;

@@ -32,6 +32,8 @@ struct RunInputs {
 struct ResolvedRun {
   Scenario scenario;
   FlowControlSetup flow_control;
+  // Every PATH=VALUE applied, in order: the --set values, then the overlays' (provenance).
+  std::vector<std::string> sets;
 };
 
 // Throws InputError on bad input (the field of an --interval error is "--interval").

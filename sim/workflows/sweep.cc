@@ -13,11 +13,13 @@
 #include <sstream>
 
 #include "sim/io/csv.h"
+#include "sim/io/file_digest.h"
 #include "sim/io/input_error.h"
 #include "sim/io/output_file.h"
 #include "sim/report/replications.h"
 #include "sim/workflows/interrupt.h"
 #include "sim/workflows/replicate.h"
+#include "sim/workflows/provenance.h"
 #include "sim/workflows/run.h"
 #include "sim/workflows/run_inputs.h"
 #include "sim/workflows/worker_pool.h"
@@ -410,6 +412,16 @@ SweepOutcome RunSweep(const SweepRequest& request) {
     outcome.csv = Csv(request.axes, grid, indices, runs, false, over_seeds);
   }
   WriteOutputFile(outcome.csv_path, outcome.csv);
+  // What every point shares (the --set values given to all of them, before the axes), for
+  // the plot's title and the reader; each point's own provenance is in its summary.json.
+  nlohmann::json vary = nlohmann::json::array();
+  for (const SweepAxis& a : request.axes) vary.push_back(a.path);
+  const nlohmann::json provenance = {{"apfsimVersion", ApfsimBuildVersion()},
+                                     {"scenario", request.scenario_file},
+                                     {"scenarioSha256", FileSha256(request.scenario_file)},
+                                     {"sets", request.overrides},
+                                     {"vary", vary}};
+  WriteOutputFile(outcome.out_dir + "/provenance.json", provenance.dump(2) + "\n");
   return outcome;
 }
 

@@ -35,7 +35,7 @@ void LevelTimeline::SetLimits(int current_cl, int nominal_cl) {
 void LevelTimeline::OnDispatched(apf::Nanos wait, int seats) {
   ++interval_.dispatched;
   ++totals_.dispatched;
-  interval_waits_.Add(wait);
+  interval_waits_[open_waits_].Add(wait);
   total_waits_.Add(wait);
   peak_request_seats_ = std::max(peak_request_seats_, seats);
 }
@@ -55,16 +55,19 @@ LevelRow LevelTimeline::CloseInterval(apf::Nanos start, apf::Nanos end) {
   row.current_cl = current_cl_;
   row.nominal_cl = nominal_cl_;
   row.counters = interval_;
-  row.waits_dispatched = interval_waits_.count();
-  row.wait_p50 = interval_waits_.Quantile(0.5);
-  row.wait_p99 = interval_waits_.Quantile(0.99);
+  const LatencyHistogram& waits = interval_waits_[open_waits_];
+  row.waits_dispatched = waits.count();
+  row.wait_p50 = waits.Quantile(0.5);
+  row.wait_p99 = waits.Quantile(0.99);
+  row.waits = &waits;
   row.retry_after = retry_after_;
   // The current limit over the run, weighted by how long each value held.
   run_cl_integral_ += static_cast<double>(current_cl_) * static_cast<double>(end - start);
   cl_since_ = end;
   peak_executing_seats_ = static_cast<int>(executing_seats_.value());
   interval_ = LevelCounters{};
-  interval_waits_.Clear();
+  open_waits_ ^= 1;
+  interval_waits_[open_waits_].Clear();
   return row;
 }
 
@@ -73,27 +76,56 @@ double LevelTimeline::mean_current_cl(apf::Nanos end) {
                  : current_cl_;
 }
 
-void ClientTimeline::OnCallDone(bool succeeded, apf::Nanos latency) {
+void ClientDistributions::Merge(const ClientDistributions& other) {
+  latency.Merge(other.latency);
+  queue_wait.Merge(other.queue_wait);
+  throttle_wait.Merge(other.throttle_wait);
+  iteration.Merge(other.iteration);
+}
+
+void ClientDistributions::Clear() {
+  latency.Clear();
+  queue_wait.Clear();
+  throttle_wait.Clear();
+  iteration.Clear();
+}
+
+void ClientTimeline::OnQueueWait(apf::Nanos wait) {
+  open().queue_wait.Add(wait);
+  total_.queue_wait.Add(wait);
+}
+
+void ClientTimeline::OnIteration(apf::Nanos duration) {
+  open().iteration.Add(duration);
+  total_.iteration.Add(duration);
+}
+
+void ClientTimeline::OnCallDone(bool succeeded, apf::Nanos latency, apf::Nanos throttle_wait) {
   if (succeeded) {
     ++interval_.succeeded;
   } else {
     ++interval_.failed;
   }
-  interval_latencies_.Add(latency);
-  total_latencies_.Add(latency);
+  open().latency.Add(latency);
+  total_.latency.Add(latency);
+  open().throttle_wait.Add(throttle_wait);
+  total_.throttle_wait.Add(throttle_wait);
 }
 
 ClientRow ClientTimeline::CloseInterval() {
   ClientRow row = interval_;
-  row.latency_p50 = interval_latencies_.Quantile(0.5);
-  row.latency_p99 = interval_latencies_.Quantile(0.99);
+  row.latency_p50 = open().latency.Quantile(0.5);
+  row.latency_p99 = open().latency.Quantile(0.99);
+  row.distributions = &open();
   totals_.calls += row.calls;
   totals_.attempts += row.attempts;
   totals_.succeeded += row.succeeded;
   totals_.failed += row.failed;
   totals_.http429 += row.http429;
+  totals_.calls_rejected += row.calls_rejected;
   interval_ = ClientRow{};
-  interval_latencies_.Clear();
+  open_ ^= 1;
+  open().Clear();
   return row;
 }
 

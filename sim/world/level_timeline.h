@@ -52,6 +52,9 @@ struct LevelRow {  // one timeline.csv row
   std::uint64_t waits_dispatched;
   apf::Nanos wait_p50, wait_p99;
   int retry_after;
+  // The interval's queue waits (those of `waits_dispatched`), so that a report can merge
+  // intervals into a window's exact percentiles. Valid until the next CloseInterval.
+  const LatencyHistogram* waits;
 };
 
 class LevelTimeline {
@@ -87,14 +90,31 @@ class LevelTimeline {
   int current_cl_ = 0, nominal_cl_ = 0, max_seats_ = 0;
   int retry_after_ = 0;
   LevelCounters interval_, totals_;
-  LatencyHistogram interval_waits_, total_waits_;
+  // Two interval histograms in turn: the one a closed row points at stays intact while
+  // the next interval fills the other.
+  LatencyHistogram interval_waits_[2], total_waits_;
+  int open_waits_ = 0;
   apf::Nanos cl_since_ = 0;
+};
+
+// The distributions a client records, per interval and over the run.
+struct ClientDistributions {
+  LatencyHistogram latency;        // a call's issue to its answer, retries included
+  LatencyHistogram queue_wait;     // an attempt's APF queue wait (0 when it ran at once)
+  LatencyHistogram throttle_wait;  // a call's waits for its client-go rate limiter
+  LatencyHistogram iteration;      // closedLoop: one pass through the pattern's calls
+  void Merge(const ClientDistributions& other);
+  void Clear();
 };
 
 // What a run records about one client: logical calls, attempts and their outcomes.
 struct ClientRow {
   std::uint64_t calls, attempts, succeeded, failed, http429;
+  // Calls that got their first 429 in the interval (a call retried ten times counts once).
+  std::uint64_t calls_rejected;
   apf::Nanos latency_p50, latency_p99;
+  // The interval's distributions, valid until the next CloseInterval (null in totals()).
+  const ClientDistributions* distributions;
 };
 
 class ClientTimeline {
@@ -102,18 +122,34 @@ class ClientTimeline {
   void OnCall() { ++interval_.calls; }
   void OnAttempt() { ++interval_.attempts; }
   void On429() { ++interval_.http429; }
-  // The call ended (after all its retries) with `latency` from issue to answer.
-  void OnCallDone(bool succeeded, apf::Nanos latency);
+  void OnCallRejected() { ++interval_.calls_rejected; }
+  // An attempt left the APF queue (dispatched, or timed out there) after `wait`; one that
+  // ran at once waited 0. Attempts refused on arrival never queued and are not counted.
+  void OnQueueWait(apf::Nanos wait);
+  // A closedLoop worker finished one pass through its calls in `duration`.
+  void OnIteration(apf::Nanos duration);
+  // The call ended (after all its retries) with `latency` from issue to answer, having
+  // waited `throttle_wait` in all for its client-side rate limiter.
+  void OnCallDone(bool succeeded, apf::Nanos latency, apf::Nanos throttle_wait = 0);
 
   ClientRow CloseInterval();
   const ClientRow& totals() const { return totals_; }
   // Calls issued so far, the open interval's included.
   std::uint64_t calls_so_far() const { return totals_.calls + interval_.calls; }
-  const LatencyHistogram& total_latencies() const { return total_latencies_; }
+  const LatencyHistogram& total_latencies() const { return total_.latency; }
+  const ClientDistributions& total_distributions() const { return total_; }
+  // Calls issued and not yet answered (after the last CloseInterval of a run: pending at
+  // its end).
+  std::uint64_t pending() const {
+    return calls_so_far() - totals_.succeeded - totals_.failed - interval_.succeeded -
+           interval_.failed;
+  }
 
  private:
+  ClientDistributions& open() { return interval_dists_[open_]; }
   ClientRow interval_{}, totals_{};
-  LatencyHistogram interval_latencies_, total_latencies_;
+  ClientDistributions interval_dists_[2], total_;  // two in turn, as LevelTimeline's waits
+  int open_ = 0;
 };
 
 }  // namespace sim

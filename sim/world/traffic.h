@@ -25,6 +25,9 @@ struct TrafficStep {
   int call = -1;
   std::uint64_t namespace_draw = 0;
   apf::Nanos next = apf::kNever;
+  // closedLoop: a pass through the calls ended with this call, after this long from its
+  // first call's issue (-1: no pass ended).
+  apf::Nanos iteration = -1;
 };
 
 // One generator of one process (a closedLoop pattern has one per worker).
@@ -49,9 +52,10 @@ class Traffic {
  private:
   const TrafficSpec* spec_ = nullptr;
   std::int64_t per_period_ = 1;
-  std::int64_t period_ = 0;  // sweep: the current period
-  std::int64_t item_ = 0;    // sweep: the next call in the period; closedLoop: the call in flight
-  int failures_ = 0;         // watch: consecutive failures, for the backoff
+  std::int64_t period_ = 0;    // sweep: the current period
+  std::int64_t item_ = 0;      // sweep: the next call in the period; closedLoop: the call in flight
+  int failures_ = 0;           // watch: consecutive failures, for the backoff
+  apf::Nanos pass_start_ = 0;  // closedLoop: when the pass in flight issued its first call
 };
 
 // A sweep's calls per period: its count, or with `namespace: each` and no count one per
@@ -120,6 +124,7 @@ inline TrafficStep Traffic::Generate(apf::Nanos now, Random& rng) {
     }
     case TrafficSpec::Kind::kClosedLoop:
       item_ = 0;
+      pass_start_ = now;
       s.call = 0;
       s.namespace_draw = rng.NextU64();
       break;
@@ -144,6 +149,7 @@ inline TrafficStep Traffic::CallDone(apf::Nanos now, bool ok, bool was_watch, Ra
       s.namespace_draw = rng.NextU64();
     } else {
       s.next = now + SampleDuration(t.think, rng);
+      s.iteration = now - pass_start_;
     }
   } else if (t.kind == TrafficSpec::Kind::kWatch) {
     if (ok) {

@@ -38,6 +38,7 @@ void World::DispatchListener::OnDispatched(apf::Nanos now, std::uint64_t id) {
   world_->metrics_.At(replica_, a.handle.level, a.flow_schema).dispatched++;
   world_->metrics_.At(replica_, a.handle.level, a.flow_schema)
       .wait_executed.Observe(now - a.arrived);
+  world_->ClientOf(a).timeline.OnQueueWait(now - a.arrived);
   world_->StartExecution(now, static_cast<int>(slot));
   world_->NoteLevel(now, replica_, a.handle.level);
 }
@@ -246,6 +247,11 @@ void World::OnAdmitted(apf::Nanos now, int ai, const apf::Admission& admission) 
   a.flow_hash = admission.flow_hash;
   a.seats = static_cast<int>(admission.estimate.MaxSeats());
   const int level = admission.handle.level;
+  Client& client = ClientOf(a);
+  if (level >= 0) {
+    ++client.level_attempts[static_cast<std::size_t>(level) * flow_schema_slots_ +
+                            (a.flow_schema + 1)];
+  }
   a.queue = admission.queue;
   a.estimate = admission.estimate;
   if (trace_level_ >= 0 && level == trace_level_) a.traced = true;
@@ -269,10 +275,12 @@ void World::OnAdmitted(apf::Nanos now, int ai, const apf::Admission& admission) 
       return;
     }
     case Outcome::kBypass:
+      client.timeline.OnQueueWait(0);
       a.dispatched = now;
       StartExecution(now, ai);
       return;
     case Outcome::kExecuting:
+      client.timeline.OnQueueWait(0);
       if (level >= 0) {
         rep.timelines[level].OnDispatched(0, a.seats);
         if (rep.flow_control->apf_enabled()) {
@@ -296,6 +304,7 @@ void World::OnAdmitted(apf::Nanos now, int ai, const apf::Admission& admission) 
 void World::RecordRejection(apf::Nanos now, Attempt& a, apf::RejectReason why, bool queued) {
   const apf::RejectReason reason = CountedRejectReason(why);
   const int level = a.handle.level;
+  if (queued) ClientOf(a).timeline.OnQueueWait(now - a.arrived);
   if (level >= 0) {
     Replica& rep = *replicas_[a.replica];
     rep.timelines[level].OnRejected(reason);
@@ -410,7 +419,12 @@ void World::DeliverResponse(apf::Nanos now, int ai, const HttpResponse& response
   if (!call.live || call.generation != a.call_generation || call.attempt != ai) return;
   call.attempt = -1;
   engine_.Cancel(call.abort);
-  if (response.status_code == 429) clients_[processes_[call.process].client].timeline.On429();
+  if (response.status_code == 429) {
+    ClientTimeline& timeline = clients_[processes_[call.process].client].timeline;
+    timeline.On429();
+    // Counted before the call sees it: its first 429 makes it a rejected call.
+    if (call.client->http429_responses() == 0) timeline.OnCallRejected();
+  }
   ApplyStep(now, a.call, call.client->OnResponse(now, response));
 }
 
@@ -468,7 +482,7 @@ void World::FinishCall(apf::Nanos now, int c) {
   Client& client = clients_[processes_[call.process].client];
   const CallOutcome outcome = call.client->outcome();
   const bool ok = outcome == CallOutcome::kSucceeded;
-  client.timeline.OnCallDone(ok, now - call.issued);
+  client.timeline.OnCallDone(ok, now - call.issued, call.client->token_wait_ns());
   if (!ok) {
     RequestDescription d;
     d.group = call.info.api_group;
@@ -514,7 +528,9 @@ void World::FinishCall(apf::Nanos now, int c) {
     ApplyInformer(now, g, informer->OnCallDone(now, *informer_result));
   } else {
     Generator& gen = generators_[g];
-    ApplyTraffic(now, g, gen.traffic.CallDone(now, ok, was_watch, gen.rng));
+    const TrafficStep step = gen.traffic.CallDone(now, ok, was_watch, gen.rng);
+    if (step.iteration >= 0) client.timeline.OnIteration(step.iteration);
+    ApplyTraffic(now, g, step);
   }
 }
 

@@ -20,6 +20,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "apf/flow_control.h"
@@ -101,6 +102,14 @@ class World : public EventHandler {
   const ClientTimeline& client_timeline(int client) const;
   // Call errors by message, as client-go builds them, with counts (for the summary).
   const std::vector<std::pair<std::string, std::uint64_t>>& client_errors(int client) const;
+  // A client's attempts that reached a priority level, by level and FlowSchema (""
+  // when none classified it: MaxInFlight, or APF's mandatory exempt path), in level then
+  // FlowSchema order, over every replica.
+  struct LevelAttempts {
+    std::string_view level, flow_schema;
+    std::uint64_t attempts = 0;
+  };
+  std::vector<LevelAttempts> client_levels(int client) const;
   // What a dump_requests row needs about a request the filter holds: who sent what.
   struct RequestDetails {
     const apf::UserInfo* user = nullptr;
@@ -189,6 +198,7 @@ class World : public EventHandler {
   // refused on arrival, or `queued` and then timed out. Frees the attempt's level.
   void RecordRejection(apf::Nanos now, Attempt& attempt, apf::RejectReason why, bool queued);
   void ScheduleBackend(int replica);
+  Client& ClientOf(const Attempt& attempt);
 
   void OnInterval(apf::Nanos now);
 
@@ -223,6 +233,9 @@ class World : public EventHandler {
   int trace_level_ = -2;   // this priority level (index in the configuration); -2: none
   LoadBalancer load_balancer_;
   apf::Nanos interval_start_ = 0;
+  // A client's attempts per (level, flow schema) are counted at level * this + flow schema
+  // + 1 (Client::level_attempts).
+  int flow_schema_slots_ = 1;
   FlowMetrics metrics_;
   Gateway gateway_;
 

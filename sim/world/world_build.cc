@@ -43,6 +43,23 @@ const std::vector<std::pair<std::string, std::uint64_t>>& World::client_errors(i
   return clients_[client].errors;
 }
 
+std::vector<World::LevelAttempts> World::client_levels(int client) const {
+  std::vector<LevelAttempts> out;
+  const std::vector<std::uint64_t>& counts = clients_[client].level_attempts;
+  const apf::FlowControl& fc0 = *replicas_[0]->flow_control;
+  for (std::size_t i = 0; i < counts.size(); ++i) {
+    if (counts[i] == 0) continue;
+    const int level = static_cast<int>(i) / flow_schema_slots_;
+    const int flow_schema = static_cast<int>(i) % flow_schema_slots_ - 1;
+    LevelAttempts row;
+    row.level = *fc0.level(level).name;
+    if (flow_schema >= 0) row.flow_schema = config_->flow_schemas[flow_schema].metadata.name;
+    row.attempts = counts[i];
+    out.push_back(row);
+  }
+  return out;
+}
+
 void World::Build() {
   const ApiserverSpec& api = scenario_.apiservers;
   for (int r = 0; r < api.replicas; ++r) {
@@ -63,7 +80,10 @@ void World::Build() {
   for (const auto& rep : replicas_) levels = std::max(levels, rep->flow_control->level_count());
   metrics_.Shape(api.replicas, levels,
                  config_ ? static_cast<int>(config_->flow_schemas.size()) : 0);
+  flow_schema_slots_ = (config_ ? static_cast<int>(config_->flow_schemas.size()) : 0) + 1;
   BuildClients();
+  for (Client& c : clients_)
+    c.level_attempts.assign(static_cast<std::size_t>(levels) * flow_schema_slots_, 0);
   if (!options_.trace.empty()) {
     for (size_t c = 0; c < clients_.size(); ++c) {
       if (clients_[c].spec->name == options_.trace) trace_client_ = static_cast<int>(c);

@@ -55,6 +55,8 @@ struct World::Client {
   int first_process = 0;
   ClientTimeline timeline;
   std::vector<std::pair<std::string, std::uint64_t>> errors;
+  // Attempts by (level, flow schema), indexed as World::flow_schema_slots_ says.
+  std::vector<std::uint64_t> level_attempts;
 };
 
 struct World::Process {
@@ -145,6 +147,10 @@ struct World::Attempt {
   const char* outcome = "";
   const char* reason = "";
 };
+
+inline World::Client& World::ClientOf(const Attempt& attempt) {
+  return clients_[processes_[attempt.process].client];
+}
 
 }  // namespace sim
 

@@ -163,6 +163,11 @@ def read_summary(run_dir):
         "clients": _read_client_summaries(r, r.get(doc, "clients", "object", ""), "clients"),
         "replicas": [],
     }
+    # The overrides that produced the run (provenance.sets, issue 15), for titles; older
+    # summaries have no provenance.
+    provenance = r.get(doc, "provenance", "object", "", optional=True) or {}
+    summary["sets"] = [str(v) for v in provenance.get("sets", []) if isinstance(v, str)]
+    summary["overlays"] = [str(v) for v in provenance.get("overlays", []) if isinstance(v, str)]
     if summary["intervalSeconds"] <= 0:
         r.fail("intervalSeconds", "must be positive")
     for i, mark in enumerate(r.get(doc, "marks", "list", "")):
@@ -300,7 +305,11 @@ class Run:
         self._clients = None
 
     def title(self):
-        return "%s, seed %d" % (self.name, self.summary["seed"])
+        """"drift-sweep, seed 1", with the overrides that made the run, if any."""
+        extra = ["--overlay " + o for o in self.summary.get("overlays", [])]
+        extra += ["--set " + v for v in self.summary.get("sets", [])]
+        title = "%s, seed %d" % (self.name, self.summary["seed"])
+        return title + (" (" + " ".join(extra) + ")" if extra else "")
 
     def levels(self):
         """{replica: {level: Series}} from timeline.csv."""

@@ -15,12 +15,25 @@ tests/cli/plot_test.cc.
 """
 
 import csv
+import json
 import math
 import os
 
 from apfplot.errors import InputError
 from apfplot.runfiles import REJECT_REASONS
 
+
+
+def common_sets(csv_path):
+    """" (--set A=1 --set B=2)" from the sweep's provenance.json beside its CSV, if any."""
+    try:
+        with open(os.path.join(os.path.dirname(csv_path) or ".", "provenance.json"),
+                  encoding="utf-8") as f:
+            sets = json.load(f).get("sets", [])
+    except (OSError, ValueError, AttributeError):
+        return ""
+    sets = [s for s in sets if isinstance(s, str)]
+    return " (%s)" % " ".join("--set " + s for s in sets) if sets else ""
 
 def read_sweep(path):
     try:
@@ -147,7 +160,7 @@ def draw_one(plt, path, header, body, varied):
             ax.set_xticks(positions)
             ax.set_xticklabels(labels)
     axes[1].legend(title="priority level", fontsize="small")
-    fig.suptitle("apfsim sweep: %s" % os.path.basename(path))
+    fig.suptitle("apfsim sweep: %s%s" % (os.path.basename(path), common_sets(path)))
     return fig
 
 
@@ -185,5 +198,5 @@ def draw_two(plt, path, header, body, varied):
                         ax.text(j, i, "%g" % round(grid[i][j], 3), ha="center", va="center",
                                 color="black" if finite and grid[i][j] > light else "white",
                                 fontsize="small")
-    fig.suptitle("apfsim sweep: %s" % os.path.basename(path))
+    fig.suptitle("apfsim sweep: %s%s" % (os.path.basename(path), common_sets(path)))
     return fig

@@ -199,3 +199,29 @@ TEST_CASE("compare refuses bad input with exit code 2", "[compare]") {
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.Output(), Catch::Contains("noSuchField"));
 }
+
+TEST_CASE("compare.json carries both sides' provenance; the header shows the overrides",
+          "[compare][provenance]") {
+  sim::CompareRequest request = MiniDrift();
+  request.after_overrides = {"apiservers.maxRequestsInflight=200"};
+  const sim::CompareOutcome outcome = sim::RunCompare(request);
+  const nlohmann::json& c = outcome.comparison;
+  CHECK(c["before"]["provenance"]["sets"] == nlohmann::json::array());
+  CHECK(c["after"]["provenance"]["sets"] == nlohmann::json{"apiservers.maxRequestsInflight=200"});
+  CHECK(c["after"]["provenance"]["seed"] == 7);
+  const std::string table = sim::CompareTable(c, false);
+  CHECK(table.find("after: --set apiservers.maxRequestsInflight=200\n") != std::string::npos);
+  CHECK(table.find("before:") == table.find("before: "));  // no overrides line for before
+}
+
+TEST_CASE("compare --window compares both runs over the window", "[compare][window]") {
+  sim::CompareRequest request = MiniDrift();
+  request.after_overrides = {"apiservers.maxRequestsInflight=200"};
+  // Before the sweep nothing has happened yet: no calls of the tenant-operator.
+  request.window = sim::ReportWindow{0, apf::kSecond};
+  const nlohmann::json c = sim::RunCompare(request).comparison;
+  CHECK(c["window"]["fromSeconds"] == 0.0);
+  CHECK(c["window"]["toSeconds"] == 1.0);
+  CHECK(c["clients"]["tenant-operator"]["calls"]["before"] == 0);  // its sweep starts at 2 s
+  CHECK(sim::CompareTable(c, false).find("over the window [0 s, 1 s)") != std::string::npos);
+}

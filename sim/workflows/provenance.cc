@@ -1,0 +1,49 @@
+#include "sim/workflows/provenance.h"
+
+#include <vector>
+
+#include "sim/io/file_digest.h"
+
+namespace sim {
+
+// Defined in the build's generated/apfsim_build_version.cc (cmake/git_version.cmake).
+extern const char kApfsimBuildVersion[];
+
+std::string ApfsimBuildVersion() { return kApfsimBuildVersion; }
+
+nlohmann::json RunProvenance(const RunInputs& inputs, const ResolvedRun& run) {
+  const Scenario& s = run.scenario;
+  std::vector<std::string> files = s.flow_control_files;
+  for (const ClientSpec& c : s.clients) {
+    for (const TrafficSpec& t : c.traffic) {
+      if (!t.trace_file.empty()) files.push_back(t.trace_file);
+    }
+  }
+  if (s.audit_log.enabled) files.push_back(s.audit_log.file);
+  if (!s.resources_from_metrics.empty()) files.push_back(s.resources_from_metrics);
+  files.insert(files.end(), inputs.overlay_files.begin(), inputs.overlay_files.end());
+  nlohmann::json file_list = nlohmann::json::array();
+  for (const std::string& f : files) {
+    bool seen = false;  // a file named twice is listed once
+    for (const auto& listed : file_list) seen = seen || listed["path"] == f;
+    if (!seen) file_list.push_back({{"path", f}, {"sha256", FileSha256(f)}});
+  }
+  return {{"apfsimVersion", ApfsimBuildVersion()},
+          {"scenarioSha256", FileSha256(inputs.scenario_file)},
+          {"seed", s.seed},
+          {"sets", run.sets},
+          {"overlays", inputs.overlay_files},
+          {"files", file_list}};
+}
+
+std::string DescribeSets(const nlohmann::json& provenance) {
+  std::string out;
+  if (!provenance.is_object() || !provenance.contains("sets")) return out;
+  for (const auto& set : provenance["sets"]) {
+    out += out.empty() ? "" : " ";
+    out += "--set " + set.get<std::string>();
+  }
+  return out;
+}
+
+}  // namespace sim
