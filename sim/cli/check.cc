@@ -3,7 +3,7 @@
 // failed with the value measured. Exit 1 when any failed, 2 on bad input. --junit writes
 // the verdicts as JUnit XML, whole or not at all, so that CI systems show one test per
 // assertion.
-#include <unistd.h>
+#include <fmt/format.h>
 
 #include <chrono>
 #include <iostream>
@@ -11,6 +11,7 @@
 #include "sim/cli/command.h"
 #include "sim/cli/run_options.h"
 #include "sim/io/output_file.h"
+#include "sim/io/terminal.h"
 #include "sim/io/yaml_input.h"
 #include "sim/report/junit.h"
 #include "sim/workflows/interrupt.h"
@@ -51,14 +52,19 @@ int RunCheck(const Args& args) {
       "set", po::value(&sets)->composing(), "override a scenario value: PATH=VALUE (repeatable)")(
       "quiet", po::bool_switch(&quiet), "print only failed assertions and the totals");
   AddRunBudgetOptions(options);
+  AddProgressOption(options);
   po::positional_options_description positional;
   positional.add("scenario", -1);
   po::variables_map values;
-  if (!ParseCommandLine(args, "apfsim check SCENARIO... [options]", options, &positional, values)) {
+  if (!ParseCommandLine(
+          args, "apfsim check SCENARIO... [options]", options, &positional, values,
+          "apfsim check scenarios/drift-sweep.yaml\n"
+          "apfsim check scenarios/*.yaml --quiet --junit check.xml --progress always")) {
     return kExitOk;
   }
   if (scenarios.empty()) throw po::error("at least one scenario file is required");
-  const bool colour = !quiet && ::isatty(1);
+  const bool colour = !quiet && ColourWanted(1);
+  const ProgressMode progress_mode = ProgressModeFrom(values);
   auto paint = [&](const char* code, const std::string& t) {
     return colour ? std::string("\033[") + code + "m" + t + "\033[0m" : t;
   };
@@ -80,7 +86,6 @@ int RunCheck(const Args& args) {
     if (values.count("seed")) request.seed = values["seed"].as<std::uint64_t>();
     request.quiet = true;
     request.budget = budget;
-    request.progress = !quiet && ::isatty(2);
     if (!out_dir.empty()) {
       // The scenario's name is known only once it is loaded; the file's stem stands in
       // for it, as two scenarios in one check are told apart by their files.
@@ -89,7 +94,15 @@ int RunCheck(const Args& args) {
       request.out_dir = out_dir + "/" + stem;
     }
     const auto wall_start = std::chrono::steady_clock::now();
-    RunOutcome outcome = RunScenario(request);
+    const ResolvedRun resolved = ResolveRunInputs(request);
+    RunOutcome outcome;
+    {
+      ProgressMeter progress(
+          progress_mode, quiet,
+          fmt::format("check {} of {}: {}", checked, scenarios.size(), resolved.scenario.name));
+      if (progress.shown()) request.progress = &progress;
+      outcome = RunScenario(resolved, request);
+    }  // the live line is cleared before the verdicts
     ScenarioCheck check;
     check.name = outcome.scenario_name;
     check.file = file;

@@ -1,11 +1,13 @@
 // The options every command that runs scenarios shares (run, check, compare, sweep): the
-// run budget, so a runaway scenario stops the same way whichever command started it.
+// run budget, so a runaway scenario stops the same way whichever command started it, and
+// --progress, so that every command shows its progress alike (sim/workflows/progress.h).
 #ifndef SIM_CLI_RUN_OPTIONS_H_
 #define SIM_CLI_RUN_OPTIONS_H_
 
 #include <boost/program_options.hpp>
 
 #include "sim/scenario/run_budget.h"
+#include "sim/workflows/progress.h"
 
 namespace sim::cli {
 
@@ -13,6 +15,11 @@ namespace sim::cli {
 void AddRunBudgetOptions(boost::program_options::options_description& options);
 // Reads them back; a --max-wall-time that is not a duration throws InputError.
 RunBudget RunBudgetFrom(const boost::program_options::variables_map& values);
+
+// Adds --progress auto|always|never (default auto).
+void AddProgressOption(boost::program_options::options_description& options);
+// Reads it back; a value other than the three throws InputError.
+ProgressMode ProgressModeFrom(const boost::program_options::variables_map& values);
 
 }  // namespace sim::cli
 

@@ -292,8 +292,15 @@ CompareOutcome RunCompare(const CompareRequest& request) {
 
   before.out_dir = dir + "/before";
   after.out_dir = dir + "/after";
+  ProgressMeter progress(request.progress, false, "compare " + resolved_before.scenario.name);
+  if (progress.shown()) {
+    before.progress = after.progress = &progress;
+    before.progress_slot = progress.Plan(resolved_before.scenario.duration);
+    after.progress_slot = progress.Plan(resolved_after.scenario.duration);
+  }
   const RunOutcome b = RunScenario(resolved_before, before);
   const RunOutcome a = RunScenario(resolved_after, after);
+  progress.Clear();
   outcome.comparison = CompareSummaries(b.summary, a.summary);
   auto describe = [](const RunRequest& r) {
     return nlohmann::json{{"file", r.scenario_file},

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "sim/scenario/run_budget.h"
+#include "sim/workflows/progress.h"
 
 namespace sim {
 
@@ -28,6 +29,7 @@ struct CompareRequest {
   std::optional<std::string> interval;        // --interval: both runs' report interval
   std::string out_dir;  // "": the runs go to a temporary folder, removed at the end
   RunBudget budget;     // for each of the two runs
+  ProgressMode progress = ProgressMode::kNever;  // --progress: both runs on one line
 };
 
 struct CompareOutcome {

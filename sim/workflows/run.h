@@ -4,12 +4,15 @@
 #ifndef SIM_WORKFLOWS_RUN_H_
 #define SIM_WORKFLOWS_RUN_H_
 
+#include <cstddef>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "sim/report/expectations.h"
 #include "sim/scenario/run_budget.h"
+#include "sim/workflows/progress.h"
 #include "sim/workflows/run_inputs.h"
 
 namespace sim {
@@ -19,7 +22,10 @@ struct RunRequest : RunInputs {
   std::string out_dir;  // "" : out/<scenario name>
   std::string trace;
   bool quiet = false;
-  bool progress = false;  // show progress on stderr
+  // --progress: the meter this run advances (none: no progress), in `progress_slot`, or in
+  // a slot the run plans itself when the command did not plan it ahead.
+  ProgressMeter* progress = nullptr;
+  std::optional<std::size_t> progress_slot;
   // False writes only summary.json and metrics.prom, not timeline.csv and clients.csv
   // (a sweep's many runs need only their summaries).
   bool write_timelines = true;
