@@ -8,7 +8,6 @@
 #include <cstdio>
 #include <exception>
 #include <map>
-#include <mutex>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -18,6 +17,7 @@
 #include "sim/workflows/interrupt.h"
 #include "sim/workflows/run.h"
 #include "sim/workflows/run_inputs.h"
+#include "sim/workflows/sweep_table.h"
 
 namespace sim {
 namespace {
@@ -289,9 +289,15 @@ SweepOutcome RunSweep(const SweepRequest& request) {
   // Every point of the whole grid is checked, not only this shard's: a bad value fails
   // every shard alike, before any of them spends time running.
   std::string scenario_name;
+  std::vector<apf::Nanos> durations(grid.size());
   for (std::size_t i = 0; i < grid.size(); ++i) {
-    scenario_name = ResolveRunInputs(inputs_of(i)).scenario.name;
+    const ResolvedRun resolved = ResolveRunInputs(inputs_of(i));
+    scenario_name = resolved.scenario.name;
+    durations[i] = resolved.scenario.duration;
   }
+  ProgressMeter progress(request.progress, request.quiet, "sweep " + scenario_name);
+  std::vector<std::size_t> progress_slots;
+  for (std::size_t i : indices) progress_slots.push_back(progress.Plan(durations[i]));
 
   SweepOutcome outcome;
   outcome.out_dir = request.out_dir.empty() ? "out/" + scenario_name + "-sweep" : request.out_dir;
@@ -301,8 +307,7 @@ SweepOutcome RunSweep(const SweepRequest& request) {
   std::vector<nlohmann::json> summaries(indices.size());
   std::vector<std::exception_ptr> errors(indices.size());
   std::atomic<std::size_t> next{0};
-  std::mutex progress_mutex;
-  std::size_t finished = 0;
+  std::atomic<std::size_t> finished{0};
   auto worker = [&] {
     for (std::size_t k = next++; k < indices.size(); k = next++) {
       if (PendingInterrupt() != 0) break;  // the runs not started yet are skipped
@@ -313,13 +318,15 @@ SweepOutcome RunSweep(const SweepRequest& request) {
         run.quiet = true;
         run.write_timelines = request.timelines;
         run.budget = request.budget;
+        if (progress.shown()) {
+          run.progress = &progress;
+          run.progress_slot = progress_slots[k];
+        }
         summaries[k] = RunScenario(run).summary;
       } catch (...) {
         errors[k] = std::current_exception();
       }
-      std::lock_guard<std::mutex> lock(progress_mutex);
       ++finished;
-      if (request.progress) request.progress(finished, indices.size());
     }
   };
   int jobs =
@@ -328,17 +335,20 @@ SweepOutcome RunSweep(const SweepRequest& request) {
   std::vector<std::thread> threads;
   for (int t = 0; t < jobs; ++t) threads.emplace_back(worker);
   for (std::thread& t : threads) t.join();
+  progress.Clear();
   if (const int signal_number = PendingInterrupt(); signal_number != 0) {
     throw RunInterrupted(signal_number,
                          fmt::format("sweep interrupted by {} after {} of {} runs; no sweep CSV "
                                      "was written",
-                                     SignalName(signal_number), finished, indices.size()));
+                                     SignalName(signal_number), finished.load(), indices.size()));
   }
   for (const std::exception_ptr& e : errors) {
     if (e) std::rethrow_exception(e);
   }
 
   outcome.runs = indices.size();
+  outcome.scenario_name = scenario_name;
+  outcome.table = SweepTable(request.axes, grid, indices, summaries);
   if (request.shard) {
     outcome.csv_path = outcome.out_dir + "/" + PartFileName(shard);
     outcome.csv =
