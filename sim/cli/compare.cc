@@ -43,8 +43,8 @@ int RunCompareCommand(const Args& args) {
   positional.add("scenario", 1);
   po::variables_map values;
   if (!ParseCommandLine(args,
-                        "apfsim compare SCENARIO (--with OTHER.yaml | --overlay FIX.yaml | "
-                        "--after-set PATH=VALUE | --before-set PATH=VALUE) [options]",
+                        "apfsim compare SCENARIO (--with OTHER.yaml | --overlay FIX.yaml |\n"
+                        "           --after-set PATH=VALUE | --before-set PATH=VALUE) [options]",
                         options, &positional, values,
                         "apfsim compare scenarios/drift-sweep.yaml --with "
                         "scenarios/drift-sweep-fenced.yaml\n"

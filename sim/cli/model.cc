@@ -168,7 +168,7 @@ const ModelCommand kModels[] = {
      "queueset",
      Layout::kResultPerLine, nullptr, Adapter<ReplayQueueSetCases>},
     {"retry-after",
-     "replay drops at one level through the Retry-After tracker (dropped_requests_tracker.go)",
+     "replay drops through one level's Retry-After tracker (dropped_requests_tracker.go)",
      "apfsim model retry-after < cases.json\n"
      "input: a JSON array of {\"drops\": [unix seconds, ...]} at one level; out: the\n"
      "  Retry-After each drop's 429 carries\n"

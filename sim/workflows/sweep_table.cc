@@ -19,6 +19,9 @@ constexpr const char* kManifestMarkers[] = {".spec.",
                                             ".priorityLevelConfiguration.",
                                             ".distinguisherMethod."};
 
+// The table stays within this many characters, as wide terminals are.
+constexpr std::size_t kMaxWidth = 120;
+
 struct Figure {
   std::string object;  // the level or client
   std::string name;    // "rejected", "wait p99", ...
@@ -123,10 +126,30 @@ std::string SweepTable(const std::vector<SweepAxis>& axes,
   std::stable_sort(ranked.begin(), ranked.end(),
                    [](const auto& a, const auto& b) { return a.first > b.first; });
   const std::size_t moving = ranked.size();
-  if (ranked.size() > max_figures) ranked.resize(max_figures);
-  // Shown in the candidates' order, so that a level's or a client's figures sit together.
+  // The most moving first, as many as fit the width (the first always does).
+  auto width_of = [](const std::vector<std::string>& cells) {
+    std::size_t width = 0;
+    for (const std::string& cell : cells) width = std::max(width, cell.size());
+    return width + 2;  // and the gap before the next column
+  };
+  std::size_t width = 0;
+  for (std::size_t a = 0; a < axes.size(); ++a) {
+    const auto [object, field] = ReadableSetPath(axes[a].path);
+    std::vector<std::string> cells = {object, field};
+    for (std::size_t i : indices) cells.push_back(grid[i][a]);
+    width += width_of(cells);
+  }
   std::vector<std::size_t> shown;
-  for (const auto& [unused, i] : ranked) shown.push_back(i);
+  for (const auto& [unused, c] : ranked) {
+    if (shown.size() == max_figures) break;
+    std::vector<std::string> cells = {candidates[c].object, candidates[c].name};
+    for (std::size_t row = 0; row < indices.size(); ++row)
+      cells.push_back(Cell(candidates[c], row));
+    if (!shown.empty() && width + width_of(cells) > kMaxWidth) continue;
+    width += width_of(cells);
+    shown.push_back(c);
+  }
+  // Shown in the candidates' order, so that a level's or a client's figures sit together.
   std::sort(shown.begin(), shown.end());
 
   // Two header lines (the object, then the field or figure) over one column each.

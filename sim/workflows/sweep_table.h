@@ -3,7 +3,8 @@
 // without opening sweep.csv. The candidates are, per priority level, its rejections (all
 // reasons) and its wait p99 and maximum, and per client its 429s and latency p99; a figure
 // that is the same at every point is left out, and of the others the ones with the largest
-// spread relative to their size are shown (sweep.csv has them all). Tested by
+// spread relative to their size are shown, as many as fit 120 characters (sweep.csv has them
+// all). Tested by
 // tests/sim/workflows/sweep_table_test.cc.
 #ifndef SIM_WORKFLOWS_SWEEP_TABLE_H_
 #define SIM_WORKFLOWS_SWEEP_TABLE_H_
