@@ -5,6 +5,7 @@
 #include "sim/workflows/sweep_table.h"
 
 #include <catch2/catch.hpp>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -83,4 +84,25 @@ TEST_CASE("a sweep in which nothing moved says so under the varied values", "[sw
                                                  Summary(0, 0, 0, 0, 0.1)};
   CHECK(sim::SweepTable(axes, grid, {0, 1}, summaries) ==
         "\nseed\n1\n2\nno rejection, wait, 429 or latency p99 changed across the grid\n");
+}
+
+TEST_CASE("the sweep table fits 120 characters however many figures moved", "[sweep]") {
+  const std::vector<sim::SweepAxis> axes = {
+      {"flowControl.priorityLevels.workload-low.nominalConcurrencyShares", {"50", "100"}}};
+  const auto grid = sim::SweepGrid(axes);
+  // Twelve clients with long names whose 429s all move: six 28-character columns and the
+  // 24-character varied one would make 24 + 6 x (28 + 2) = 204 characters.
+  std::vector<nlohmann::json> summaries = {Summary(10, 0, 2.0, 4, 8.0), Summary(5, 0, 1.5, 3, 1.0)};
+  for (int c = 0; c < 12; ++c) {
+    const std::string name = "a-client-with-a-long-name-" + std::to_string(c % 10);
+    summaries[0]["clients"][name + char('a' + c)] = {{"http429", 100 + c}};
+    summaries[1]["clients"][name + char('a' + c)] = {{"http429", 0}};
+  }
+  const std::string table = sim::SweepTable(axes, grid, {0, 1}, summaries);
+  std::istringstream lines(table);
+  std::string line;
+  std::getline(lines, line);
+  CHECK(line.size() <= 120);
+  CHECK(line.size() > 90);  // the room is used: at least three of the columns
+  for (std::string rest; std::getline(lines, rest);) CHECK(rest.size() <= 120);
 }
