@@ -262,7 +262,8 @@ TEST_CASE("apfsim run --trace with a misspelt client suggests the name", "[cli]"
                    "\"kubectl-lab\"?)") != std::string::npos);
 }
 
-TEST_CASE("--config - reads the objects from standard input, named <stdin>", "[cli][stdin]") {
+TEST_CASE("lint and explain --config - read the objects from standard input, named <stdin>",
+          "[cli][stdin]") {
   std::ifstream in(kFence);
   const std::string fence((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   // The same warning as from the file (the test above), located in "<stdin>" at the same

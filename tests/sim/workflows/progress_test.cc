@@ -58,7 +58,8 @@ TEST_CASE("clocks round to whole seconds and switch to hours at an hour", "[prog
   CHECK(sim::FormatClock(-5) == "0m00s");
 }
 
-TEST_CASE("--progress picks live, plain or no lines from the mode and the terminal", "[progress]") {
+TEST_CASE("the progress mode picks live, plain or no lines from the terminal and --quiet",
+          "[progress]") {
   using sim::ProgressMode;
   CHECK(sim::ChooseProgressStyle(ProgressMode::kAuto, false, true) == ProgressStyle::kLive);
   CHECK(sim::ChooseProgressStyle(ProgressMode::kAuto, false, false) == ProgressStyle::kNone);
