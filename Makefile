@@ -7,7 +7,8 @@ OUT ?= out
 FUZZ_SECONDS ?= 60
 APFSIM = $(BUILD)/apfsim
 
-.PHONY: deps configure build test demo bench sanitize tsan determinism fuzz format-check clean
+.PHONY: deps configure build test demo bench sanitize tsan determinism fuzz format-check clean \
+	static image
 
 deps:
 	@tools/install-deps.sh
@@ -50,9 +51,22 @@ determinism:
 fuzz: deps
 	FUZZ_BUILD=$(BUILD)-fuzz JOBS=$(JOBS) tools/run-fuzz.sh $(FUZZ_SECONDS)
 
+# One statically linked apfsim in $(BUILD)-static (only that target), to copy to a bastion.
+static: deps
+	cmake -S . -B $(BUILD)-static -DCMAKE_BUILD_TYPE=Release -DAPFSIM_STATIC=ON -DAPFSIM_BENCH=OFF
+	cmake --build $(BUILD)-static -j $(JOBS) --target apfsim
+
+# The container image deploy/sweep-job.yaml runs (Containerfile), with podman or docker.
+IMAGE ?= apfsim:$(shell awk '/^project.apfsim VERSION/ {print $$3}' CMakeLists.txt)
+CONTAINER_ENGINE ?= $(shell command -v podman 2>/dev/null || command -v docker 2>/dev/null)
+image:
+	@if [ -z "$(CONTAINER_ENGINE)" ]; then \
+	  echo "make image needs podman or docker (or CONTAINER_ENGINE=...)" >&2; exit 1; fi
+	$(CONTAINER_ENGINE) build -t $(IMAGE) -f Containerfile .
+
 # Every C++ file as clang-format writes it (CI fails otherwise).
 format-check:
 	@tools/check-format.sh
 
 clean:
-	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-tsan $(BUILD)-fuzz $(OUT)
+	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-tsan $(BUILD)-fuzz $(BUILD)-static $(OUT)

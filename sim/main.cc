@@ -29,12 +29,17 @@ void PrintToolHelp() {
          "usage: apfsim COMMAND [options]   (apfsim COMMAND --help for a command's options)\n\n"
          "commands:\n";
   PrintCommandList("");
-  std::cout << "\nexit codes:\n"
-               "  0  success\n"
-               "  1  an expectation in a scenario failed\n"
-               "  2  bad usage or bad input\n"
-               "  3  internal error\n"
-               "  130, 143  interrupted by SIGINT (Ctrl-C) or SIGTERM; nothing half-written\n";
+  std::cout
+      << "\nexit codes:\n"
+         "  0  success\n"
+         "  1  an expectation in a scenario failed\n"
+         "  2  bad usage or bad input\n"
+         "  3  internal error\n"
+         "  130, 143  interrupted by SIGINT (Ctrl-C) or SIGTERM; nothing half-written\n"
+         "\nExamples:\n"
+         "  apfsim run scenarios/drift-sweep.yaml\n"
+         "  apfsim compare scenarios/drift-sweep.yaml --with scenarios/drift-sweep-fenced.yaml\n"
+         "  apfsim lint --scenario scenarios/drift-sweep-fenced.yaml\n";
 }
 
 }  // namespace

@@ -5,7 +5,7 @@
 // any failed, 2 on bad input. A scenario that fails to load or to run is reported and the
 // others are still checked. --junit writes the verdicts as JUnit XML, whole or not at all,
 // so that CI systems show one test per assertion and one error per scenario not checked.
-#include <unistd.h>
+#include <fmt/format.h>
 
 #include <chrono>
 #include <filesystem>
@@ -15,6 +15,7 @@
 #include "sim/cli/run_options.h"
 #include "sim/io/input_error.h"
 #include "sim/io/output_file.h"
+#include "sim/io/terminal.h"
 #include "sim/io/yaml_input.h"
 #include "sim/report/junit.h"
 #include "sim/workflows/interrupt.h"
@@ -58,14 +59,19 @@ int RunCheck(const Args& args) {
       "quiet", po::bool_switch(&quiet), "print only failed assertions and the totals");
   AddRunBudgetOptions(options);
   AddSeedsOptions(options, true);
+  AddProgressOption(options);
   po::positional_options_description positional;
   positional.add("scenario", -1);
   po::variables_map values;
-  if (!ParseCommandLine(args, "apfsim check SCENARIO... [options]", options, &positional, values)) {
+  if (!ParseCommandLine(
+          args, "apfsim check SCENARIO... [options]", options, &positional, values,
+          "apfsim check scenarios/drift-sweep.yaml\n"
+          "apfsim check scenarios/*.yaml --quiet --junit check.xml --progress always")) {
     return kExitOk;
   }
   if (scenarios.empty()) throw po::error("at least one scenario file is required");
-  const bool colour = !quiet && ::isatty(1);
+  const bool colour = !quiet && ColourWanted(1);
+  const ProgressMode progress_mode = ProgressModeFrom(values);
   auto paint = [&](const char* code, const std::string& t) {
     return colour ? std::string("\033[") + code + "m" + t + "\033[0m" : t;
   };
@@ -98,10 +104,14 @@ int RunCheck(const Args& args) {
       if (values.count("seed")) request.seed = values["seed"].as<std::uint64_t>();
       request.quiet = true;
       request.budget = budget;
-      request.progress = !quiet && ::isatty(2);
       if (!out_dir.empty()) request.out_dir = out_dir + "/" + stem;
       const ResolvedRun resolved = ResolveRunInputs(request);
       check.name = resolved.scenario.name;
+      // The live line is cleared (the meter goes out of scope) before the verdicts.
+      ProgressMeter progress(
+          progress_mode, quiet,
+          fmt::format("check {} of {}: {}", checked + 1, scenarios.size(), check.name));
+      if (progress.shown()) request.progress = &progress;
       if (seeds.seeds.empty()) {
         check.results = RunScenario(resolved, request).expectations;
       } else {

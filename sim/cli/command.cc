@@ -38,18 +38,26 @@ const CommandSpec* FindCommand(std::string_view parent, std::string_view name) {
 
 bool ParseCommandLine(const Args& args, const std::string& usage, po::options_description& options,
                       const po::positional_options_description* positional,
-                      po::variables_map& values) {
+                      po::variables_map& values, const std::string& examples) {
   options.add_options()("help,h", "show this help");
   auto parser = po::command_line_parser(args).options(options);
   po::positional_options_description none;
   parser.positional(positional ? *positional : none);
   po::store(parser.run(), values);
   if (values.count("help")) {
-    std::cout << "usage: " << usage << "\n\n" << options << "\n";
+    std::cout << "usage: " << usage << "\n\n" << options << "\n" << ExamplesBlock(examples);
     return false;
   }
   po::notify(values);
   return true;
+}
+
+std::string ExamplesBlock(const std::string& examples) {
+  if (examples.empty()) return "";
+  std::string out = "Examples:\n";
+  std::istringstream lines(examples);
+  for (std::string line; std::getline(lines, line);) out += "  " + line + "\n";
+  return out;
 }
 
 std::string ReadStdin() {

@@ -39,12 +39,17 @@ const CommandSpec* FindCommand(std::string_view parent, std::string_view name);
 
 // Parses `args` for the command `usage` ("apfsim explain [options]") with `options`
 // (a --help option is added). Returns false when --help was printed and the command
-// should exit 0. Bad usage throws boost::program_options::error, which main() reports
-// with exit code 2.
+// should exit 0; the help ends with an "Examples:" block of `examples` (command lines, one
+// a line, every command has some: tests/cli/help_examples_test.cc). Bad usage throws
+// boost::program_options::error, which main() reports with exit code 2.
 bool ParseCommandLine(const Args& args, const std::string& usage,
                       boost::program_options::options_description& options,
                       const boost::program_options::positional_options_description* positional,
-                      boost::program_options::variables_map& values);
+                      boost::program_options::variables_map& values,
+                      const std::string& examples = "");
+
+// The "Examples:" block of a --help: each line of `examples` indented.
+std::string ExamplesBlock(const std::string& examples);
 
 // Reads all of standard input (the `model` commands take JSON there).
 std::string ReadStdin();

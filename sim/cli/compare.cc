@@ -2,13 +2,12 @@
 // two runs on the same traffic and one table of what changed (sim/workflows/compare.h).
 #include "sim/workflows/compare.h"
 
-#include <unistd.h>
-
 #include <iostream>
 
 #include "sim/cli/command.h"
 #include "sim/cli/openmetrics_options.h"
 #include "sim/cli/run_options.h"
+#include "sim/io/terminal.h"
 #include "sim/report/plot_tool.h"
 #include "sim/workflows/interrupt.h"
 
@@ -44,13 +43,20 @@ int RunCompareCommand(const Args& args) {
   AddRunBudgetOptions(options);
   AddOpenMetricsOptions(options);
   AddSeedsOptions(options, true);
+  AddProgressOption(options);
   po::positional_options_description positional;
   positional.add("scenario", 1);
   po::variables_map values;
   if (!ParseCommandLine(args,
-                        "apfsim compare SCENARIO (--with OTHER.yaml | --overlay FIX.yaml | "
-                        "--after-set PATH=VALUE | --before-set PATH=VALUE) [options]",
-                        options, &positional, values)) {
+                        "apfsim compare SCENARIO (--with OTHER.yaml | --overlay FIX.yaml |\n"
+                        "           --after-set PATH=VALUE | --before-set PATH=VALUE) [options]",
+                        options, &positional, values,
+                        "apfsim compare scenarios/drift-sweep.yaml --with "
+                        "scenarios/drift-sweep-fenced.yaml\n"
+                        "apfsim compare scenarios/drift-sweep.yaml --overlay "
+                        "scenarios/seed000-fence.yaml --out out/fence\n"
+                        "apfsim compare scenarios/drift-sweep.yaml --after-set "
+                        "apiservers.maxRequestsInflight=600")) {
     return kExitOk;
   }
   if (values.count("seed")) request.seed = values["seed"].as<std::uint64_t>();
@@ -62,9 +68,10 @@ int RunCompareCommand(const Args& args) {
   const SeedsOptions seeds = SeedsOptionsFrom(values);
   request.seeds = seeds.seeds;
   request.jobs = seeds.jobs;
+  request.progress = ProgressModeFrom(values);
   const InterruptGuard interrupt_guard;
   const CompareOutcome outcome = RunCompare(request);
-  std::cout << CompareTable(outcome.comparison, ::isatty(1));
+  std::cout << CompareTable(outcome.comparison, ColourWanted(1));
   if (!outcome.out_dir.empty()) {
     const std::string& dir = outcome.out_dir;
     if (!values.count("no-plot")) {

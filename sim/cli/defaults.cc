@@ -21,7 +21,9 @@ int RunDefaults(const Args& args) {
       "output,o", po::value(&output)->default_value("yaml"), "yaml or json");
   po::variables_map vm;
   if (!ParseCommandLine(args, "apfsim defaults [--kubernetes-version V] [--output yaml|json]", opts,
-                        nullptr, vm)) {
+                        nullptr, vm,
+                        "apfsim defaults > defaults.yaml\n"
+                        "apfsim defaults --kubernetes-version 1.31 -o json")) {
     return kExitOk;
   }
   const apf::KubernetesVersion version =

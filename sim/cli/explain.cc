@@ -27,10 +27,12 @@ int RunExplain(const Args& args) {
   int server_cl = kDefaultServerConcurrencyLimit;
   std::int64_t objects = 0, object_bytes = 0, watchers = 0;
   po::options_description opts("options");
-  opts.add_options()("config", po::value(&files)->composing()->multitoken(),
-                     "a file of FlowSchemas and PriorityLevelConfigurations (repeatable)")(
-      "kubernetes-version", po::value(&version_text)->default_value("1.36"),
-      "whose default objects to start from (1.29 to 1.37)")(
+  opts.add_options()(
+      "config", po::value(&files)->composing()->multitoken(),
+      "a file of FlowSchemas and PriorityLevelConfigurations (repeatable; - reads standard "
+      "input, e.g. kubectl get ... -o yaml)")("kubernetes-version",
+                                              po::value(&version_text)->default_value("1.36"),
+                                              "whose default objects to start from (1.29 to 1.37)")(
       "user", po::value(&user), "an authenticated user (system:authenticated is added)")(
       "group", po::value(&groups)->composing(), "a group of the user (repeatable)")(
       "service-account", po::value(&service_account),
@@ -66,12 +68,14 @@ int RunExplain(const Args& args) {
           "    (--user U [--group G]... | --service-account NS/NAME | --anonymous)\n"
           "    (--verb V --resource R [--api-group G] [--namespace N] [--name N]\n"
           "     [--query Q] [--objects N] [--object-bytes B] [--watchers N]\n"
-          "     | --path P [--verb get])\n"
-          "example:\n"
-          "  apfsim explain --scenario scenarios/drift-sweep-fenced.yaml \\\n"
+          "     | --path P [--verb get])",
+          opts, nullptr, vm,
+          "apfsim explain --scenario scenarios/drift-sweep-fenced.yaml \\\n"
           "    --service-account platform/tenant-operator --verb list \\\n"
-          "    --api-group platform.example.com --resource tenantbindings --namespace ns-0001",
-          opts, nullptr, vm)) {
+          "    --api-group platform.example.com --resource tenantbindings --namespace ns-0001\n"
+          "apfsim explain --user alice --group system:authenticated --path /healthz\n"
+          "kubectl get flowschemas,prioritylevelconfigurations -o yaml | \\\n"
+          "    apfsim explain --config - --user alice --verb get --resource pods")) {
     return kExitOk;
   }
   const int identities = !user.empty() + !service_account.empty() + anonymous;

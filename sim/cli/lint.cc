@@ -24,8 +24,10 @@ int RunLint(const Args& args) {
   bool strict = false;
   LintOptions options;
   po::options_description opts("options");
-  opts.add_options()("config", po::value(&files)->composing()->multitoken(),
-                     "a file of FlowSchemas and PriorityLevelConfigurations (repeatable)")(
+  opts.add_options()(
+      "config", po::value(&files)->composing()->multitoken(),
+      "a file of FlowSchemas and PriorityLevelConfigurations (repeatable; - reads standard "
+      "input, e.g. kubectl get ... -o yaml)")(
       "scenario", po::value(&scenario_path),
       "lint the flow-control objects of this scenario, with its Kubernetes version and "
       "in-flight limits (its files and inline objects; --config files are applied after)")(
@@ -46,11 +48,12 @@ int RunLint(const Args& args) {
   po::positional_options_description positional;
   positional.add("config", -1);
   po::variables_map vm;
-  if (!ParseCommandLine(args,
-                        "apfsim lint --config FILE... | --scenario FILE [--strict]\n"
-                        "  apfsim lint --config fence.yaml --strict\n"
-                        "  apfsim lint --scenario scenarios/drift-sweep-fenced.yaml",
-                        opts, &positional, vm)) {
+  if (!ParseCommandLine(args, "apfsim lint --config FILE... | --scenario FILE [--strict]", opts,
+                        &positional, vm,
+                        "apfsim lint --config scenarios/seed000-fence.yaml --strict\n"
+                        "apfsim lint --scenario scenarios/drift-sweep-fenced.yaml -o json\n"
+                        "kubectl get flowschemas,prioritylevelconfigurations -o yaml | "
+                        "apfsim lint --config -")) {
     return kExitOk;
   }
   if (files.empty() && scenario_path.empty()) {

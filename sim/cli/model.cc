@@ -8,6 +8,7 @@
 #include <functional>
 #include <iostream>
 #include <memory>
+#include <sstream>
 #include <string_view>
 #include <utility>
 
@@ -167,7 +168,7 @@ const ModelCommand kModels[] = {
      "queueset",
      Layout::kResultPerLine, nullptr, Adapter<ReplayQueueSetCases>},
     {"retry-after",
-     "replay drops at one level through the Retry-After tracker (dropped_requests_tracker.go)",
+     "replay drops through one level's Retry-After tracker (dropped_requests_tracker.go)",
      "apfsim model retry-after < cases.json\n"
      "input: a JSON array of {\"drops\": [unix seconds, ...]} at one level; out: the\n"
      "  Retry-After each drop's 429 carries\n"
@@ -210,7 +211,19 @@ int RunModelCommand(const ModelCommand& model, const Args& args) {
   po::options_description options("options");
   po::variables_map values;
   if (model.declare_options) model.declare_options(options);
-  if (!ParseCommandLine(args, std::string(model.usage), options, nullptr, values)) return kExitOk;
+  // A model's usage ends with its example, which goes to the help's Examples block.
+  const std::string usage(model.usage);
+  const std::size_t example = usage.find("\nexample:\n");
+  std::string examples;
+  if (example != std::string::npos) {
+    std::istringstream lines(usage.substr(example + 10));
+    for (std::string line; std::getline(lines, line);) {
+      examples += (line.rfind("  ", 0) == 0 ? line.substr(2) : line) + "\n";
+    }
+  }
+  if (!ParseCommandLine(args, usage.substr(0, example), options, nullptr, values, examples)) {
+    return kExitOk;
+  }
   const Replay replay = model.prepare(values);
   const nlohmann::json cases = ParseJsonText(ReadStdin(), kSource);
   Print(replay(cases, kSource), model.layout);
@@ -221,6 +234,11 @@ int RunModel(const Args& args) {
   if (args.empty() || args[0] == "--help" || args[0] == "-h") {
     std::cout << "usage: apfsim model NAME < cases.json > results.json\n\nmodels:\n";
     for (const ModelCommand& m : kModels) std::cout << "  " << m.name << "  " << m.summary << "\n";
+    std::cout << "\n"
+              << ExamplesBlock(
+                     "apfsim model dealer --help\n"
+                     "echo '[{\"deckSize\": 64, \"handSize\": 6, \"hashValue\": \"1\"}]' | "
+                     "apfsim model dealer");
     return args.empty() ? kExitBadInput : kExitOk;
   }
   for (const ModelCommand& m : kModels) {

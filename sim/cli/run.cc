@@ -1,9 +1,6 @@
 // `apfsim run SCENARIO`: replays a scenario and writes its outputs (sim/report/run_report.h).
 #include "sim/workflows/run.h"
 
-#include <unistd.h>
-
-#include <chrono>
 #include <iostream>
 
 #include "sim/cli/command.h"
@@ -22,8 +19,8 @@ int RunRun(const Args& args) {
   RunRequest request;
   std::vector<std::string> sets;
   options.add_options()("scenario", po::value(&request.scenario_file)->required(),
-                        "the scenario file")("out", po::value(&request.out_dir),
-                                             "output folder (default out/<scenario name>)")(
+                        "the scenario file (- reads standard input)")(
+      "out", po::value(&request.out_dir), "output folder (default out/<scenario name>)")(
       "seed", po::value<std::uint64_t>(), "override the scenario's seed")(
       "set", po::value(&sets)->composing(), "override a scenario value: PATH=VALUE (repeatable)")(
       "interval", po::value<std::string>(), "report interval, e.g. 1s (default: the scenario's)")(
@@ -35,10 +32,16 @@ int RunRun(const Args& args) {
   AddRunBudgetOptions(options);
   AddOpenMetricsOptions(options);
   AddSeedsOptions(options, true);
+  AddProgressOption(options);
   po::positional_options_description positional;
   positional.add("scenario", 1);
   po::variables_map values;
-  if (!ParseCommandLine(args, "apfsim run SCENARIO [options]", options, &positional, values)) {
+  if (!ParseCommandLine(
+          args, "apfsim run SCENARIO [options]", options, &positional, values,
+          "apfsim run scenarios/drift-sweep.yaml\n"
+          "apfsim run scenarios/drift-sweep.yaml --out out/ds-300 \\\n"
+          "    --set flowControl.priorityLevels.workload-low.nominalConcurrencyShares=300\n"
+          "apfsim run scenarios/drift-sweep.yaml --trace tenant-operator --progress always")) {
     return kExitOk;
   }
   request.overrides = sets;
@@ -48,19 +51,29 @@ int RunRun(const Args& args) {
     request.window = ParseReportWindow(values["window"].as<std::string>());
   request.budget = RunBudgetFrom(values);
   request.openmetrics = OpenMetricsFrom(values);
-  request.progress = !request.quiet && ::isatty(2);
+  const ProgressMode progress_mode = ProgressModeFrom(values);
   const SeedsOptions seeds = SeedsOptionsFrom(values);
   const InterruptGuard interrupt_guard;
+  const ResolvedRun resolved = ResolveRunInputs(request);
   if (!seeds.seeds.empty()) {
-    const ReplicationsOutcome outcome =
-        RunReplications(ResolveRunInputs(request), request, seeds.seeds, seeds.jobs);
+    ReplicationsOutcome outcome;
+    {
+      ProgressMeter progress(progress_mode, request.quiet, resolved.scenario.name);
+      if (progress.shown()) request.progress = &progress;
+      outcome = RunReplications(resolved, request, seeds.seeds, seeds.jobs);
+    }  // the live line is cleared before the table
     if (!request.quiet) {
       std::cout << outcome.table << "\noutputs in " << outcome.out_dir
                 << "/ (seed-N/ per seed, replications.json)\n";
     }
     return kExitOk;
   }
-  const RunOutcome outcome = RunScenario(request);
+  RunOutcome outcome;
+  {
+    ProgressMeter progress(progress_mode, request.quiet, resolved.scenario.name);
+    if (progress.shown()) request.progress = &progress;
+    outcome = RunScenario(resolved, request);
+  }  // the live line is cleared before the table
   if (!request.quiet) {
     std::cout << outcome.table << "\noutputs in " << outcome.out_dir << "/\n";
   }

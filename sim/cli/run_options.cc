@@ -59,4 +59,15 @@ SeedsOptions SeedsOptionsFrom(const po::variables_map& values) {
   return out;
 }
 
+void AddProgressOption(po::options_description& options) {
+  options.add_options()(
+      "progress", po::value<std::string>()->default_value("auto"),
+      "auto: a live line on a terminal; always: also off a terminal, a line every 10 s "
+      "(CI, kubectl logs); never");
+}
+
+ProgressMode ProgressModeFrom(const po::variables_map& values) {
+  return ParseProgressMode(values["progress"].as<std::string>());
+}
+
 }  // namespace sim::cli

@@ -1,6 +1,8 @@
 // The options every command that runs scenarios shares (run, check, compare, sweep): the
 // run budget, so a runaway scenario stops the same way whichever command started it, and
 // the replications of --seeds with the threads they run on.
+
+// --progress, so that every command shows its progress alike (sim/workflows/progress.h).
 #ifndef SIM_CLI_RUN_OPTIONS_H_
 #define SIM_CLI_RUN_OPTIONS_H_
 
@@ -9,6 +11,7 @@
 #include <vector>
 
 #include "sim/scenario/run_budget.h"
+#include "sim/workflows/progress.h"
 
 namespace sim::cli {
 
@@ -27,6 +30,11 @@ struct SeedsOptions {
 };
 // Reads them back; a bad list, --jobs below 1, or --seed with --seeds throws InputError.
 SeedsOptions SeedsOptionsFrom(const boost::program_options::variables_map& values);
+
+// Adds --progress auto|always|never (default auto).
+void AddProgressOption(boost::program_options::options_description& options);
+// Reads it back; a value other than the three throws InputError.
+ProgressMode ProgressModeFrom(const boost::program_options::variables_map& values);
 
 }  // namespace sim::cli
 

@@ -67,8 +67,9 @@ int RunSelfCheck(const Args& args) {
   options.add_options()("out", po::value(&out), "also write the result as JSON to this file")(
       "seed", po::value(&seed)->default_value(1), "random seed");
   po::variables_map values;
-  if (!ParseCommandLine(args, "apfsim selfcheck [--seed N] [--out FILE]", options, nullptr,
-                        values)) {
+  if (!ParseCommandLine(args, "apfsim selfcheck [--seed N] [--out FILE]", options, nullptr, values,
+                        "apfsim selfcheck\n"
+                        "apfsim selfcheck --seed 7 --out selfcheck.json")) {
     return kExitOk;
   }
   const double lambda = 80, mu = 100, rho = lambda / mu;  // 80% utilisation

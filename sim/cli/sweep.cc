@@ -24,12 +24,6 @@ namespace po = boost::program_options;
 namespace sim::cli {
 namespace {
 
-std::string Clock(double seconds) {
-  const auto s = static_cast<long long>(seconds + 0.5);
-  return s >= 3600 ? fmt::format("{}h{:02}m", s / 3600, s / 60 % 60)
-                   : fmt::format("{}m{:02}s", s / 60, s % 60);
-}
-
 int RunMerge(const Args& args) {
   po::options_description options("apfsim sweep merge options");
   std::vector<std::string> parts;
@@ -41,7 +35,8 @@ int RunMerge(const Args& args) {
   positional.add("part", -1);
   po::variables_map values;
   if (!ParseCommandLine(args, "apfsim sweep merge PART... [--out FILE]", options, &positional,
-                        values)) {
+                        values,
+                        "apfsim sweep merge results/sweep.part-*-of-4.csv --out sweep.csv")) {
     return kExitOk;
   }
   std::vector<std::string> texts;
@@ -79,13 +74,20 @@ int RunSweepCommand(const Args& args) {
       "no-plot", "do not draw sweep.png")("quiet", "print nothing but errors");
   AddRunBudgetOptions(options);
   AddSeedsOptions(options, false);
+  AddProgressOption(options);
   po::positional_options_description positional;
   positional.add("scenario", 1);
   po::variables_map values;
-  if (!ParseCommandLine(args,
-                        "apfsim sweep SCENARIO --vary PATH=LIST [--vary ...] [options]\n"
-                        "       apfsim sweep merge PART... [--out FILE]",
-                        options, &positional, values)) {
+  if (!ParseCommandLine(
+          args,
+          "apfsim sweep SCENARIO --vary PATH=LIST [--vary ...] [options]\n"
+          "       apfsim sweep merge PART... [--out FILE]",
+          options, &positional, values,
+          "apfsim sweep scenarios/drift-sweep.yaml --vary \\\n"
+          "    flowControl.priorityLevels.workload-low.nominalConcurrencyShares=50..200:50\n"
+          "apfsim sweep scenarios/drift-sweep.yaml --vary apiservers.maxRequestsInflight=400,600 "
+          "\\\n"
+          "    --shard 0/4 --out results --progress always")) {
     return kExitOk;
   }
   for (const std::string& v : varies) request.axes.push_back(ParseSweepAxis(v));
@@ -96,29 +98,23 @@ int RunSweepCommand(const Args& args) {
     throw InputError({"--jobs", 0, 0}, "", "must be at least 1");
   }
   const bool quiet = values.count("quiet") > 0;
-  const auto start = std::chrono::steady_clock::now();
-  if (!quiet && ::isatty(2)) {
-    request.progress = [start](std::size_t done, std::size_t total) {
-      const double elapsed =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      const double eta = elapsed / static_cast<double>(done) * static_cast<double>(total - done);
-      std::fprintf(stderr, "\r\033[Ksweep: %zu of %zu runs done, %s elapsed, about %s to go", done,
-                   total, Clock(elapsed).c_str(), Clock(eta).c_str());
-      if (done == total) std::fprintf(stderr, "\r\033[K");
-    };
-  }
+  request.quiet = quiet;
+  request.progress = ProgressModeFrom(values);
   request.budget = RunBudgetFrom(values);
   const InterruptGuard interrupt_guard;
   const SweepOutcome outcome = RunSweep(request);
   if (!request.shard && !values.count("no-plot")) {
     std::string why;
-    if (!RunPlotTool("plot_sweep.py", {outcome.csv_path, "--out", outcome.out_dir + "/sweep.png"},
-                     &why)) {
+    // A --subtitle line (the run's provenance) may be added to these arguments.
+    const std::vector<std::string> plot_args = {outcome.csv_path, "--out",
+                                                outcome.out_dir + "/sweep.png", "--scenario",
+                                                outcome.scenario_name};
+    if (!RunPlotTool("plot_sweep.py", plot_args, &why)) {
       std::cerr << "apfsim sweep: no plot: " << why << "\n";
     }
   }
   if (!quiet) {
-    std::cout << outcome.runs << " runs; " << outcome.csv_path << "\n";
+    std::cout << outcome.table << "\n" << outcome.runs << " runs; " << outcome.csv_path << "\n";
   }
   return kExitOk;
 }

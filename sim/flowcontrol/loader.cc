@@ -375,11 +375,11 @@ FlowControlManifests LoadFlowControlFile(const std::string& path) {
   // As `kubectl apply -f` refuses a file without objects ("no objects passed to apply"):
   // an empty file is more likely a failed export than an intended empty configuration.
   if (docs.empty()) {
-    throw InputError({path, 0, 0}, "",
+    throw InputError({InputSourceName(path), 0, 0}, "",
                      "the file holds no objects (expected FlowSchemas and "
                      "PriorityLevelConfigurations)");
   }
-  for (const YAML::Node& doc : docs) out.Append(ReadFlowControlNode(doc, path));
+  for (const YAML::Node& doc : docs) out.Append(ReadFlowControlNode(doc, InputSourceName(path)));
   return out;
 }
 

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <iostream>
 #include <limits>
 #include <sstream>
 
@@ -371,12 +372,28 @@ std::vector<YAML::Node> ParseYamlDocuments(std::string_view text, const std::str
   return docs;
 }
 
-std::vector<YAML::Node> LoadYamlFile(const std::string& path) {
+std::string InputSourceName(const std::string& path) {
+  return path == kStdinPath ? "<stdin>" : path;
+}
+
+std::string ReadInputText(const std::string& path) {
+  if (path == kStdinPath) {
+    static const std::string stdin_text = [] {
+      std::ostringstream buffer;
+      buffer << std::cin.rdbuf();
+      return buffer.str();
+    }();
+    return stdin_text;
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError({path, 0, 0}, "", "cannot read the file");
   std::ostringstream buffer;
   buffer << in.rdbuf();
-  return ParseYamlDocuments(buffer.str(), path);
+  return buffer.str();
+}
+
+std::vector<YAML::Node> LoadYamlFile(const std::string& path) {
+  return ParseYamlDocuments(ReadInputText(path), InputSourceName(path));
 }
 
 YamlValue::YamlValue(YAML::Node node, std::string source, std::string path)

@@ -46,8 +46,17 @@ class YamlMap;
 // throws an InputError at its line and column of `source_name`.
 std::vector<YAML::Node> ParseYamlDocuments(std::string_view text, const std::string& source_name);
 
-// Reads and parses a file; an unreadable file throws an InputError naming it.
+// Reads and parses a file, or standard input for "-"; an unreadable file throws an
+// InputError naming it.
 std::vector<YAML::Node> LoadYamlFile(const std::string& path);
+
+// "-" is standard input wherever a command reads a YAML file (`kubectl get ... -o yaml |
+// apfsim lint --config -`), named "<stdin>" in messages. It is read once: a second read of
+// "-" in the same process gets the same text.
+inline constexpr const char* kStdinPath = "-";
+std::string InputSourceName(const std::string& path);
+// The whole text of a file or of standard input; an unreadable file throws an InputError.
+std::string ReadInputText(const std::string& path);
 
 // One YAML node with the source it came from and its field path ("" at the top of a
 // document). Cheap to copy (YAML::Node is a handle).

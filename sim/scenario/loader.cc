@@ -798,7 +798,7 @@ Expectation ReadExpectation(const YamlValue& v, const Scenario& s) {
 }  // namespace
 
 Scenario LoadScenario(const std::string& path, const std::vector<std::string>& overrides) {
-  return ReadScenarioDocuments(LoadYamlFile(path), path, overrides);
+  return ReadScenarioDocuments(LoadYamlFile(path), InputSourceName(path), overrides);
 }
 
 Scenario ParseScenarioText(std::string_view text, const std::string& path,

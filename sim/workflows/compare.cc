@@ -447,15 +447,23 @@ CompareOutcome RunCompare(const CompareRequest& request) {
     before.openmetrics->labels.emplace_back("side", "before");
     after.openmetrics->labels.emplace_back("side", "after");
   }
+  ProgressMeter progress(request.progress, false, "compare " + resolved_before.scenario.name);
+  if (progress.shown()) before.progress = after.progress = &progress;
   if (request.seeds.empty()) {
+    if (progress.shown()) {
+      before.progress_slot = progress.Plan(resolved_before.scenario.duration);
+      after.progress_slot = progress.Plan(resolved_after.scenario.duration);
+    }
     const RunOutcome b = RunScenario(resolved_before, before);
     const RunOutcome a = RunScenario(resolved_after, after);
+    progress.Clear();
     outcome.comparison = CompareSummaries(b.summary, a.summary);
   } else {
     const ReplicationsOutcome b =
         RunReplications(resolved_before, before, request.seeds, request.jobs);
     const ReplicationsOutcome a =
         RunReplications(resolved_after, after, request.seeds, request.jobs);
+    progress.Clear();
     std::vector<nlohmann::json> befores, afters;
     for (const RunOutcome& r : b.runs) befores.push_back(r.summary);
     for (const RunOutcome& r : a.runs) afters.push_back(r.summary);

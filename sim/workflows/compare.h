@@ -23,6 +23,7 @@
 #include "sim/report/openmetrics.h"
 #include "sim/report/interval_figures.h"
 #include "sim/scenario/run_budget.h"
+#include "sim/workflows/progress.h"
 
 namespace sim {
 
@@ -43,6 +44,7 @@ struct CompareRequest {
   // --openmetrics: each run writes its metrics.om, its series labelled side="before" or
   // side="after" so that both can be backfilled into one Prometheus.
   std::optional<OpenMetricsOptions> openmetrics;
+  ProgressMode progress = ProgressMode::kNever;  // --progress: both runs on one line
 };
 
 struct CompareOutcome {

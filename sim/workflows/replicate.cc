@@ -30,6 +30,14 @@ ReplicationsOutcome RunReplications(const ResolvedRun& resolved, const RunReques
   }
   MakeOutputDirectory(outcome.out_dir);
   outcome.runs.resize(seeds.size());
+  // Every seed's run is planned on the meter before any starts, so that its total and ETA
+  // cover them all from the first line.
+  std::vector<std::size_t> progress_slots;
+  if (request.progress) {
+    for (std::size_t i = 0; i < seeds.size(); ++i) {
+      progress_slots.push_back(request.progress->Plan(resolved.scenario.duration));
+    }
+  }
   const std::size_t finished = RunTasks(seeds.size(), jobs, [&](std::size_t i) {
     ResolvedRun replication = resolved;
     replication.scenario.seed = seeds[i];
@@ -37,7 +45,7 @@ ReplicationsOutcome RunReplications(const ResolvedRun& resolved, const RunReques
     run.seed = seeds[i];
     run.out_dir = SeedDir(outcome.out_dir, seeds[i]);
     run.quiet = true;
-    run.progress = false;
+    if (request.progress) run.progress_slot = progress_slots[i];
     outcome.runs[i] = RunScenario(replication, run);
   });
   if (const int signal_number = PendingInterrupt(); signal_number != 0) {

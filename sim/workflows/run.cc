@@ -1,7 +1,6 @@
 #include "sim/workflows/run.h"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -9,6 +8,7 @@
 
 #include "sim/io/duration.h"
 #include "sim/io/input_error.h"
+#include "sim/io/terminal.h"
 #include "sim/report/expectations.h"
 #include "sim/report/run_report.h"
 #include "sim/workflows/interrupt.h"
@@ -97,22 +97,22 @@ RunOutcome RunScenario(const ResolvedRun& resolved, const RunRequest& request) {
     }
     return true;
   };
-  bool showed_progress = false;
+  const std::size_t progress_slot = !request.progress ? 0
+                                    : request.progress_slot
+                                        ? *request.progress_slot
+                                        : request.progress->Plan(scenario.duration);
   if (request.progress) {
     options.progress = [&](apf::Nanos now) {
-      if (WallSeconds(wall_start) > 1.0) {
-        std::fprintf(stderr, "\r%s: %s of %s simulated (%.0f%%)", scenario.name.c_str(),
-                     FormatDuration(now).c_str(), FormatDuration(scenario.duration).c_str(),
-                     100.0 * static_cast<double>(now) / static_cast<double>(scenario.duration));
-        showed_progress = true;
-      }
+      request.progress->Advance(progress_slot, now);
       return true;
     };
   }
   World world(scenario, &flow_control.config, options, &report);
   report.set_world(&world);
   const StopReason stop = world.Run();
-  if (showed_progress) std::fprintf(stderr, "\r\033[K");
+  if (request.progress && (stop == StopReason::kEndTime || stop == StopReason::kQueueEmpty)) {
+    request.progress->Finish(progress_slot);
+  }
   // Stopping early leaves `report` uncommitted: its files are removed as it goes out of
   // scope, so an interrupted run leaves nothing half-written.
   if (stop == StopReason::kEventBudget) {
@@ -135,7 +135,7 @@ RunOutcome RunScenario(const ResolvedRun& resolved, const RunRequest& request) {
   outcome.summary = report.Summary();
   outcome.scenario_name = scenario.name;
   outcome.expectations = EvaluateExpectations(scenario.expectations, outcome.summary, &windows);
-  outcome.table = RunReport::SummaryTable(outcome.summary, !request.quiet && ::isatty(1));
+  outcome.table = RunReport::SummaryTable(outcome.summary, !request.quiet && ColourWanted(1));
   return outcome;
 }
 

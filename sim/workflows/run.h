@@ -4,6 +4,7 @@
 #ifndef SIM_WORKFLOWS_RUN_H_
 #define SIM_WORKFLOWS_RUN_H_
 
+#include <cstddef>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -13,6 +14,7 @@
 #include "sim/report/openmetrics.h"
 #include "sim/report/interval_figures.h"
 #include "sim/scenario/run_budget.h"
+#include "sim/workflows/progress.h"
 #include "sim/workflows/run_inputs.h"
 
 namespace sim {
@@ -27,7 +29,10 @@ struct RunRequest : RunInputs {
   // table over that part of the run; nullopt for the whole run only.
   std::optional<ReportWindow> window;
   bool quiet = false;
-  bool progress = false;  // show progress on stderr
+  // --progress: the meter this run advances (none: no progress), in `progress_slot`, or in
+  // a slot the run plans itself when the command did not plan it ahead.
+  ProgressMeter* progress = nullptr;
+  std::optional<std::size_t> progress_slot;
   // False writes only summary.json and metrics.prom, not timeline.csv and clients.csv
   // (a sweep's many runs need only their summaries).
   bool write_timelines = true;

@@ -22,10 +22,24 @@
 #include "sim/workflows/provenance.h"
 #include "sim/workflows/run.h"
 #include "sim/workflows/run_inputs.h"
+#include "sim/workflows/sweep_table.h"
 #include "sim/workflows/worker_pool.h"
 
 namespace sim {
 namespace {
+
+// replications.json's tree with each statistics object replaced by its mean: a summary
+// of the means, for the terminal table over seeds.
+nlohmann::json MeansOf(const nlohmann::json& replications) {
+  if (replications.is_object() && replications.contains("mean") &&
+      replications.contains("values")) {
+    return replications["mean"];
+  }
+  if (!replications.is_object()) return replications;
+  nlohmann::json out = nlohmann::json::object();
+  for (const auto& [key, value] : replications.items()) out[key] = MeansOf(value);
+  return out;
+}
 
 [[noreturn]] void Fail(const std::string& flag, const std::string& text, const std::string& why) {
   throw InputError({flag, 0, 0}, text, why);
@@ -350,8 +364,17 @@ SweepOutcome RunSweep(const SweepRequest& request) {
   // Every point of the whole grid is checked, not only this shard's: a bad value fails
   // every shard alike, before any of them spends time running.
   std::string scenario_name;
+  std::vector<apf::Nanos> durations(grid.size());
   for (std::size_t i = 0; i < grid.size(); ++i) {
-    scenario_name = ResolveRunInputs(inputs_of(i)).scenario.name;
+    const ResolvedRun resolved = ResolveRunInputs(inputs_of(i));
+    scenario_name = resolved.scenario.name;
+    durations[i] = resolved.scenario.duration;
+  }
+  ProgressMeter progress(request.progress, request.quiet, "sweep " + scenario_name);
+  const std::size_t seed_count = request.seeds.empty() ? 1 : request.seeds.size();
+  std::vector<std::size_t> progress_slots;  // one per task: point by point, seed by seed
+  for (std::size_t i : indices) {
+    for (std::size_t s = 0; s < seed_count; ++s) progress_slots.push_back(progress.Plan(durations[i]));
   }
 
   SweepOutcome outcome;
@@ -391,10 +414,15 @@ SweepOutcome RunSweep(const SweepRequest& request) {
         run.quiet = true;
         run.write_timelines = request.timelines;
         run.budget = request.budget;
+        if (progress.shown()) {
+          run.progress = &progress;
+          run.progress_slot = progress_slots[t];
+        }
         runs[k][s] = RunScenario(replication, run).summary;
         if (--point.remaining == 0) point.resolved.reset();
       },
-      request.progress);
+      nullptr);
+  progress.Clear();
   if (const int signal_number = PendingInterrupt(); signal_number != 0) {
     throw RunInterrupted(signal_number,
                          fmt::format("sweep interrupted by {} after {} of {} runs; no sweep CSV "
@@ -403,6 +431,14 @@ SweepOutcome RunSweep(const SweepRequest& request) {
   }
 
   outcome.runs = indices.size() * seeds;
+  outcome.scenario_name = scenario_name;
+  // With --seeds the table shows each figure's mean over the seeds.
+  std::vector<nlohmann::json> table_rows;
+  for (std::size_t k = 0; k < indices.size(); ++k) {
+    table_rows.push_back(over_seeds ? MeansOf(ReplicationsJson(runs[k], request.seeds))
+                                    : runs[k][0]);
+  }
+  outcome.table = SweepTable(request.axes, grid, indices, table_rows);
   if (request.shard) {
     outcome.csv_path = outcome.out_dir + "/" + PartFileName(shard);
     outcome.csv = PartFirstLine(shard, grid.size()) +

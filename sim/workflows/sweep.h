@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "sim/scenario/run_budget.h"
+#include "sim/workflows/progress.h"
 
 namespace sim {
 
@@ -62,16 +63,17 @@ struct SweepRequest {
   std::string out_dir;  // "": out/<scenario name>-sweep
   std::optional<SweepShard> shard;
   bool timelines = false;  // also write each run's timeline.csv and clients.csv
-  // Called after each finished run with (finished, total), from a worker thread but never
-  // concurrently with itself.
-  std::function<void(std::size_t, std::size_t)> progress;
-  RunBudget budget;  // for each run
+  ProgressMode progress = ProgressMode::kNever;  // --progress: the whole grid on one line
+  bool quiet = false;                            // --quiet: no progress under auto
+  RunBudget budget;                              // for each run
 };
 
 struct SweepOutcome {
   std::string out_dir;
   std::string csv_path;  // sweep.csv, or sweep.part-I-of-N.csv for a shard
   std::string csv;       // its content
+  std::string table;     // the terminal table (sim/workflows/sweep_table.h)
+  std::string scenario_name;
   std::size_t runs = 0;  // runs: grid points run, times the seeds
 };
 

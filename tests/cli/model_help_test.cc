@@ -15,7 +15,7 @@ TEST_CASE("every apfsim model documents its input with an example that runs", "[
   REQUIRE(list.exit_code == 0);
   std::vector<std::string> models;
   std::istringstream lines(list.out.substr(list.out.find("models:\n") + 8));
-  for (std::string line; std::getline(lines, line);) {
+  for (std::string line; std::getline(lines, line) && !line.empty();) {  // to the Examples
     std::istringstream words(line);
     std::string name;
     if (words >> name) models.push_back(name);
@@ -26,11 +26,11 @@ TEST_CASE("every apfsim model documents its input with an example that runs", "[
     const CommandResult help = test_support::RunApfsim("model " + model + " --help", dir.path());
     REQUIRE(help.exit_code == 0);
     CHECK(help.out.find("\ninput: a JSON array of ") != std::string::npos);
-    const size_t example = help.out.find("\nexample:\n");
+    const size_t example = help.out.find("\nExamples:\n");
     REQUIRE(example != std::string::npos);
-    // The example runs to the blank line before the options; "apfsim" is this build's.
-    std::string command =
-        help.out.substr(example + 10, help.out.find("\n\n", example) - example - 10);
+    // The example is the help's last block; "apfsim" is this build's.
+    std::string command = help.out.substr(example + 11);
+    while (!command.empty() && command.back() == '\n') command.pop_back();
     const std::string tail = "| apfsim model " + model;
     REQUIRE(command.size() > tail.size());
     CHECK(command.compare(command.size() - tail.size(), tail.size(), tail) == 0);

@@ -12,7 +12,9 @@
 #include <fstream>
 #include <regex>
 #include <set>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "tests/support/test_support.h"
 
@@ -285,6 +287,84 @@ TEST_CASE("plot_sweep.py draws heat maps to --out for two varied parameters", "[
   CheckPng(scratch.path() / "runs" / "two" / "heat.png");
   CHECK(FileNames(scratch.path() / "runs" / "two") ==
         std::set<std::string>{"sweep.csv", "heat.png"});
+}
+
+// A sweep.csv whose varied column is a --set path as apfsim writes it, with a client:
+// workload-low's wait p99 is 0 at every point and its max moves, as in the shipped example.
+std::string PathSweepCsv(const std::string& first_column) {
+  std::string csv =
+      first_column + SweepColumns() + ",client.tenant.http429,client.tenant.latency_p99_s\n";
+  const char* rows[][3] = {{"50", "120", "26.1"}, {"100", "30", "13.2"}, {"150", "0", "0.9"}};
+  for (const auto& row : rows) {
+    // SweepCells' wait p99 is "0"; its wait max is 15 at every point, so move it by hand.
+    std::string cells = SweepCells(row[1], "0");
+    cells.replace(cells.find(",15,"), 4, std::string(",") + row[1] + ",");
+    csv += std::string(row[0]) + cells + "," + row[1] + "," + row[2] + "\n";
+  }
+  return csv;
+}
+
+TEST_CASE("plot_sweep.py titles the picture with the scenario and the varied values", "[plot]") {
+  ScratchDir scratch("apfsim-plot-test");
+  SECTION("one varied path: lines, the wait panel with max dashed, the clients' panels") {
+    WriteRunsFile(scratch, "one/sweep.csv",
+                  PathSweepCsv("flowControl.priorityLevels.workload-low.nominalConcurrencyShares"));
+    PlotResult result =
+        RunPlotSweep(scratch,
+                     "one/sweep.csv --scenario drift-sweep --subtitle 'apfsim 0.1.0' "
+                     "--describe");
+    INFO(result.Output());
+    REQUIRE(result.exit_code == 0);
+    CHECK(result.out ==
+          "title: apfsim sweep of drift-sweep: workload-low nominalConcurrencyShares = 50, 100, "
+          "150 / apfsim 0.1.0\n"
+          "panel: rejected requests per level (all reasons) | x: workload-low "
+          "nominalConcurrencyShares | y: requests\n"
+          "panel: queue wait per level: p99 solid, max dashed | x: workload-low "
+          "nominalConcurrencyShares | y: seconds\n"
+          "panel: HTTP 429s per client | x: workload-low nominalConcurrencyShares | y: "
+          "responses\n"
+          "panel: latency p99 per client | x: workload-low nominalConcurrencyShares | y: "
+          "seconds\n");
+    CheckPng(scratch.path() / "runs" / "one" / "sweep.png");
+  }
+  SECTION("two varied paths: heat maps, the wait panel of the max when p99 never moves") {
+    std::string csv = PathSweepCsv(
+        "flowControl.priorityLevels.workload-low.spec.limited."
+        "limitResponse.queuing.queueLengthLimit,apiservers."
+        "maxRequestsInflight");
+    // Every row gets a second varied value: 400 for these three, 600 for three more.
+    std::string two;
+    std::istringstream lines(csv);
+    std::string line;
+    std::getline(lines, line);
+    two = line + "\n";
+    std::vector<std::string> rows;
+    while (std::getline(lines, line)) rows.push_back(line);
+    for (const char* inflight : {"400", "600"}) {
+      for (const std::string& row : rows) {
+        const std::size_t comma = row.find(',');
+        two += row.substr(0, comma) + "," + inflight + row.substr(comma) + "\n";
+      }
+    }
+    WriteRunsFile(scratch, "two/sweep.csv", two);
+    // No --scenario: the title falls back to the CSV's name (no runs/ beside it).
+    PlotResult result = RunPlotSweep(scratch, "two/sweep.csv --describe");
+    INFO(result.Output());
+    REQUIRE(result.exit_code == 0);
+    CHECK(result.out ==
+          "title: apfsim sweep of sweep.csv: workload-low queueLengthLimit = 50, 100, 150; "
+          "apiservers maxRequestsInflight = 400, 600\n"
+          "panel: rejected requests, all levels | x: workload-low queueLengthLimit | y: "
+          "apiservers maxRequestsInflight\n"
+          "panel: worst level's wait max (s): p99 is 0 everywhere | x: workload-low "
+          "queueLengthLimit | y: apiservers maxRequestsInflight\n"
+          "panel: HTTP 429s, all clients | x: workload-low queueLengthLimit | y: apiservers "
+          "maxRequestsInflight\n"
+          "panel: worst client's latency p99 (s) | x: workload-low queueLengthLimit | y: "
+          "apiservers maxRequestsInflight\n");
+    CheckPng(scratch.path() / "runs" / "two" / "sweep.png");
+  }
 }
 
 TEST_CASE("plot_sweep.py reports bad input with exit 2 and the file at fault, and no PNG",

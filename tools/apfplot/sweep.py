@@ -1,8 +1,12 @@
 """What `apfsim sweep` writes (sweep.csv), drawn (tools/plot_sweep.py). The varied
 parameters are the columns before the first `level.` or `client.` column. One varied
-parameter gives a line per active priority level: rejections (all reasons) and the wait p99
-against the parameter's value. Two give heat maps over the grid: the rejections summed over
-all levels, and the worst level's wait p99.
+parameter gives lines against the parameter's value: per active priority level its
+rejections (all reasons) and its queue wait (p99 solid, max dashed, so that a p99 flat at
+zero still leaves the wait that moved visible), and per client that made calls its 429s and
+its latency p99. Two give heat maps over the grid: the rejections summed over all levels,
+the worst level's wait (p99, or max where p99 is zero everywhere), the 429s of all clients
+and the worst client's latency p99. The title names the scenario and the varied values; the
+axes name the varied paths as a person reads them (readable_path).
 
 A sweep over seeds (`apfsim sweep --seeds`) has three columns per figure, FIGURE_mean,
 FIGURE_ci95_lo and FIGURE_ci95_hi: the lines are the means and the 95% intervals are drawn
@@ -126,11 +130,12 @@ def rejections_band(path, header, body, level):
             [sum(v) for v in zip(*(b[1] for b in bands))])
 
 
-def plot_with_band(ax, positions, series, band, label):
-    line, = ax.plot(positions, series, marker="o", label=label)
+def plot_with_band(ax, positions, series, band, label, color=None):
+    line, = ax.plot(positions, series, marker="o", label=label, color=color)
     if band is not None:
         ax.fill_between(positions, band[0], band[1], color=line.get_color(), alpha=0.2,
                         linewidth=0)
+    return line
 
 
 def active_levels(path, header, body):
@@ -143,52 +148,201 @@ def active_levels(path, header, body):
     return active
 
 
-def draw_one(plt, path, header, body, varied):
+def readable_path(path):
+    """A --set path as a person reads it, as sim/workflows/sweep_table.h's ReadableSetPath:
+    "flowControl.priorityLevels.workload-low.nominalConcurrencyShares" is
+    "workload-low nominalConcurrencyShares", "apiservers.maxRequestsInflight" is
+    "apiservers maxRequestsInflight"."""
+    for prefix in ("flowControl.priorityLevels.", "flowControl.flowSchemas."):
+        if path.startswith(prefix):
+            rest = path[len(prefix):]
+            cuts = [rest.find(m) for m in MANIFEST_MARKERS if rest.find(m) >= 0]
+            cut = min(cuts) if cuts else rest.rfind(".")
+            if cut >= 0:
+                return "%s %s" % (rest[:cut], rest[rest.rindex(".") + 1:])
+    if path.startswith("clients.") and path.find(".", 8) >= 0:
+        end = path.find(".", 8)
+        return "%s %s" % (path[8:end], path[end + 1:])
+    return path.replace(".", " ", 1)
+
+
+# Where a level's or schema's manifest path starts inside a --set path.
+MANIFEST_MARKERS = (".spec.", ".limited.", ".exempt.", ".limitResponse.",
+                    ".priorityLevelConfiguration.", ".distinguisherMethod.")
+
+
+def values_text(labels):
+    """A varied parameter's values, short: "50, 100, 150" or "50 .. 200 (7 values)"."""
+    if len(labels) <= 4:
+        return ", ".join(labels)
+    return "%s .. %s (%d values)" % (labels[0], labels[-1], len(labels))
+
+
+def scenario_name(path, body, given):
+    """The scenario's name: given by apfsim (--scenario), else the summary.json of a run
+    beside the CSV, else the CSV's file name."""
+    if given:
+        return given
+    runs = os.path.join(os.path.dirname(os.path.abspath(path)), "runs")
+    try:
+        for entry in sorted(os.listdir(runs)):
+            summary = os.path.join(runs, entry, "summary.json")
+            if os.path.isfile(summary):
+                with open(summary) as f:
+                    return json.load(f)["scenario"]
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    return os.path.basename(path)
+
+
+def title(path, body, varied, scenario):
+    parts = []
+    for n, name in enumerate(varied):
+        labels, _ = axis_values([row[n] for row in body])
+        parts.append("%s = %s" % (readable_path(name), values_text(labels)))
+    return "apfsim sweep of %s: %s" % (scenario_name(path, body, scenario), "; ".join(parts))
+
+
+def client_series(path, header, body, client, field):
+    column = "client.%s.%s" % (client, field)
+    if column not in header and column + "_mean" not in header:
+        return [math.nan] * len(body)
+    i = column_index(path, header, column)
+    return [number(path, row[i]) for row in body]
+
+
+def client_band(path, header, body, client, field):
+    """(lows, highs) of a client figure's 95% intervals in a sweep over seeds, else None."""
+    name = "client.%s.%s" % (client, field)
+    if name + "_ci95_lo" not in header:
+        return None
+    lo, hi = header.index(name + "_ci95_lo"), header.index(name + "_ci95_hi")
+    return ([number(path, row[lo]) for row in body], [number(path, row[hi]) for row in body])
+
+
+def clients_of(header):
+    names = []
+    for h in header:
+        if h.startswith("client."):
+            name = h[len("client."):h.rindex(".")]
+            if name not in names:
+                names.append(name)
+    return names
+
+
+def active_clients(path, header, body, most=8):
+    """The clients that made calls somewhere in the sweep; when there are more than `most`,
+    the ones whose 429s and latency p99 moved most."""
+    def spread(values):
+        finite = [v for v in values if not math.isnan(v)]
+        if not finite or max(finite) == min(finite):
+            return 0.0
+        return (max(finite) - min(finite)) / max(abs(max(finite)), abs(min(finite)))
+    active = []
+    for client in clients_of(header):
+        calls = client_series(path, header, body, client, "calls")
+        if any(v > 0 for v in calls):
+            moved = (spread(client_series(path, header, body, client, "http429"))
+                     + spread(client_series(path, header, body, client, "latency_p99_s")))
+            active.append((moved, client))
+    if len(active) > most:
+        keep = {c for _, c in sorted(active, key=lambda a: -a[0])[:most]}
+        active = [a for a in active if a[1] in keep]
+    return [c for _, c in active]
+
+
+def wait_field(path, header, body, levels):
+    """p99, unless every level's p99 is zero at every point: then the maximum, which is
+    what moved."""
+    for level in levels:
+        if any(v > 0 for v in level_series(path, header, body, level, "wait_p99_s")):
+            return "wait_p99_s", "worst level's wait p99 (s)"
+    return "wait_max_s", "worst level's wait max (s): p99 is 0 everywhere"
+
+
+def finish(fig, path, body, varied, scenario, subtitle):
+    heading = title(path, body, varied, scenario) + common_sets(path)
+    if subtitle:
+        heading += "\n" + subtitle
+    fig.suptitle(heading)
+
+
+def draw_one(plt, path, header, body, varied, scenario=None, subtitle=None):
     labels, xs = axis_values([row[0] for row in body])
     positions = xs if xs is not None else list(range(len(labels)))
-    fig, axes = plt.subplots(1, 2, figsize=(13, 5), constrained_layout=True)
+    fig, axes = plt.subplots(2, 2, figsize=(13, 9), constrained_layout=True)
+    (rejected_ax, wait_ax), (http429_ax, latency_ax) = axes
     for level in active_levels(path, header, body):
-        plot_with_band(axes[0], positions, rejections(path, header, body, level),
-                       rejections_band(path, header, body, level), level)
-        plot_with_band(axes[1], positions, level_series(path, header, body, level, "wait_p99_s"),
-                       level_band(path, header, body, level, "wait_p99_s"), level)
-    for ax, title in zip(axes, ("rejected requests (all reasons)", "wait p99 (s)")):
-        ax.set_title(title)
-        ax.set_xlabel(varied[0])
+        line = plot_with_band(rejected_ax, positions, rejections(path, header, body, level),
+                              rejections_band(path, header, body, level), level)
+        plot_with_band(wait_ax, positions, level_series(path, header, body, level, "wait_p99_s"),
+                       level_band(path, header, body, level, "wait_p99_s"), level,
+                       color=line.get_color())
+        wait_ax.plot(positions, level_series(path, header, body, level, "wait_max_s"),
+                     linestyle="--", color=line.get_color())
+    for client in active_clients(path, header, body):
+        line = plot_with_band(http429_ax, positions,
+                              client_series(path, header, body, client, "http429"),
+                              client_band(path, header, body, client, "http429"), client)
+        plot_with_band(latency_ax, positions,
+                       client_series(path, header, body, client, "latency_p99_s"),
+                       client_band(path, header, body, client, "latency_p99_s"), client,
+                       color=line.get_color())
+    titles = (("rejected requests per level (all reasons)", "requests"),
+              ("queue wait per level: p99 solid, max dashed", "seconds"),
+              ("HTTP 429s per client", "responses"), ("latency p99 per client", "seconds"))
+    for ax, (text, unit) in zip(axes.flat, titles):
+        ax.set_title(text)
+        ax.set_ylabel(unit)
+        ax.set_xlabel(readable_path(varied[0]))
         ax.grid(True, alpha=0.3)
         if xs is None:
             ax.set_xticks(positions)
             ax.set_xticklabels(labels)
-    axes[1].legend(title="priority level", fontsize="small")
-    fig.suptitle("apfsim sweep: %s%s" % (os.path.basename(path), common_sets(path)))
+    if wait_ax.lines:
+        wait_ax.legend(title="priority level", fontsize="small")
+    if latency_ax.lines:
+        latency_ax.legend(title="client", fontsize="small")
+    finish(fig, path, body, varied, scenario, subtitle)
     return fig
 
 
-def draw_two(plt, path, header, body, varied):
+def draw_two(plt, path, header, body, varied, scenario=None, subtitle=None):
     a_labels, _ = axis_values([row[0] for row in body])
     b_labels, _ = axis_values([row[1] for row in body])
     levels = levels_of(header)
-    total = [[math.nan] * len(a_labels) for _ in b_labels]
-    worst = [[math.nan] * len(a_labels) for _ in b_labels]
-    per_level_rejections = [rejections(path, header, body, l) for l in levels]
-    per_level_wait = [level_series(path, header, body, l, "wait_p99_s") for l in levels]
-    for n, row in enumerate(body):
-        i, j = b_labels.index(row[1]), a_labels.index(row[0])
-        total[i][j] = sum(r[n] for r in per_level_rejections)
-        waits = [w[n] for w in per_level_wait if not math.isnan(w[n])]
-        worst[i][j] = max(waits) if waits else math.nan
-    fig, axes = plt.subplots(1, 2, figsize=(13, 5.5), constrained_layout=True)
-    for ax, grid, title in zip(axes, (total, worst),
-                               ("rejected requests, all levels", "worst level's wait p99 (s)")):
+    clients = active_clients(path, header, body, most=len(clients_of(header)))
+    field, wait_title = wait_field(path, header, body, levels)
+
+    def grid_of(series, combine):
+        grid = [[math.nan] * len(a_labels) for _ in b_labels]
+        for n, row in enumerate(body):
+            values = [s[n] for s in series if not math.isnan(s[n])]
+            grid[b_labels.index(row[1])][a_labels.index(row[0])] = (
+                combine(values) if values else math.nan)
+        return grid
+
+    panels = (
+        (grid_of([rejections(path, header, body, l) for l in levels], sum),
+         "rejected requests, all levels"),
+        (grid_of([level_series(path, header, body, l, field) for l in levels], max),
+         wait_title),
+        (grid_of([client_series(path, header, body, c, "http429") for c in clients], sum),
+         "HTTP 429s, all clients"),
+        (grid_of([client_series(path, header, body, c, "latency_p99_s") for c in clients], max),
+         "worst client's latency p99 (s)"),
+    )
+    fig, axes = plt.subplots(2, 2, figsize=(13, 10), constrained_layout=True)
+    for ax, (grid, text) in zip(axes.flat, panels):
         image = ax.imshow(grid, origin="lower", aspect="auto", cmap="viridis")
         fig.colorbar(image, ax=ax)
         ax.set_xticks(range(len(a_labels)))
         ax.set_xticklabels(a_labels, rotation=45 if len(a_labels) > 8 else 0)
         ax.set_yticks(range(len(b_labels)))
         ax.set_yticklabels(b_labels)
-        ax.set_xlabel(varied[0])
-        ax.set_ylabel(varied[1])
-        ax.set_title(title)
+        ax.set_xlabel(readable_path(varied[0]))
+        ax.set_ylabel(readable_path(varied[1]))
+        ax.set_title(text)
         finite = [v for r in grid for v in r if not math.isnan(v)]
         light = min(finite) + 0.6 * (max(finite) - min(finite)) if finite else 0
         if len(a_labels) * len(b_labels) <= 100:
@@ -198,5 +352,16 @@ def draw_two(plt, path, header, body, varied):
                         ax.text(j, i, "%g" % round(grid[i][j], 3), ha="center", va="center",
                                 color="black" if finite and grid[i][j] > light else "white",
                                 fontsize="small")
-    fig.suptitle("apfsim sweep: %s%s" % (os.path.basename(path), common_sets(path)))
+    finish(fig, path, body, varied, scenario, subtitle)
     return fig
+
+
+def describe(fig):
+    """The figure's words, one line each: the title, then each panel's title and axis
+    labels (plot_sweep.py --describe, for tests and for reading a picture in a log)."""
+    lines = ["title: " + fig._suptitle.get_text().replace("\n", " / ")]
+    for ax in fig.axes:
+        if ax.get_title():
+            lines.append("panel: %s | x: %s | y: %s"
+                         % (ax.get_title(), ax.get_xlabel(), ax.get_ylabel()))
+    return "\n".join(lines) + "\n"

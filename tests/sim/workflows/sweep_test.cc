@@ -6,6 +6,7 @@
 #include "sim/workflows/sweep.h"
 
 #include <sys/wait.h>
+#include <yaml-cpp/yaml.h>
 
 #include <catch2/catch.hpp>
 #include <cstdlib>
@@ -14,6 +15,7 @@
 #include <iterator>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "sim/io/input_error.h"
 #include "tests/support/test_support.h"
@@ -288,4 +290,69 @@ TEST_CASE("a sweep over seeds gives each figure its mean and 95% interval over t
   serial.out_dir = (scratch.path() / "serial").string();
   serial.jobs = 1;
   CHECK(RunSweep(serial).csv == outcome.csv);
+}
+
+// deploy/sweep-job.yaml runs the shards under the `restricted` Pod Security Standard
+// (https://kubernetes.io/docs/concepts/security/pod-security-standards/: runAsNonRoot,
+// allowPrivilegeEscalation false, capabilities drop ALL, seccompProfile RuntimeDefault),
+// retries a disrupted pod without counting it and fails on bad input, with the image the
+// Containerfile builds (its numeric USER, as runAsNonRoot needs to check it).
+TEST_CASE("the sweep Job runs restricted, ignores disruptions and matches the Containerfile",
+          "[sweep][deploy]") {
+  const fs::path root = APFSIM_SOURCE_DIR;
+  const std::vector<YAML::Node> docs =
+      YAML::LoadAllFromFile((root / "deploy/sweep-job.yaml").string());
+  REQUIRE(!docs.empty());
+  const YAML::Node job = docs[0];
+  REQUIRE(job["kind"].as<std::string>() == "Job");
+  const YAML::Node spec = job["spec"];
+  const YAML::Node pod = spec["template"]["spec"];
+  CHECK(pod["securityContext"]["runAsNonRoot"].as<bool>());
+  CHECK(pod["securityContext"]["seccompProfile"]["type"].as<std::string>() == "RuntimeDefault");
+  const YAML::Node container = pod["containers"][0];
+  const YAML::Node security = container["securityContext"];
+  CHECK_FALSE(security["allowPrivilegeEscalation"].as<bool>());
+  REQUIRE(security["capabilities"]["drop"].size() == 1);
+  CHECK(security["capabilities"]["drop"][0].as<std::string>() == "ALL");
+  CHECK_FALSE(security["capabilities"]["add"]);
+  CHECK_FALSE(security["privileged"]);
+
+  const YAML::Node rules = spec["podFailurePolicy"]["rules"];
+  bool ignores_disruption = false, fails_on_bad_input = false;
+  for (const YAML::Node& rule : rules) {
+    const std::string action = rule["action"].as<std::string>();
+    if (action == "Ignore" && rule["onPodConditions"] &&
+        rule["onPodConditions"][0]["type"].as<std::string>() == "DisruptionTarget") {
+      ignores_disruption = true;
+    }
+    if (action == "FailJob" && rule["onExitCodes"] &&
+        rule["onExitCodes"]["values"][0].as<int>() == 2) {
+      fails_on_bad_input = true;
+    }
+  }
+  CHECK(ignores_disruption);
+  CHECK(fails_on_bad_input);
+  // Shards: completions, parallelism and SHARDS agree; the log shows progress.
+  CHECK(spec["completions"].as<int>() == spec["parallelism"].as<int>());
+  CHECK(container["env"][0]["name"].as<std::string>() == "SHARDS");
+  CHECK(container["env"][0]["value"].as<int>() == spec["completions"].as<int>());
+  const std::string command = container["args"][0].as<std::string>();
+  CHECK(command.find("--shard \"${JOB_COMPLETION_INDEX}/${SHARDS}\"") != std::string::npos);
+  CHECK(command.find("--progress always") != std::string::npos);
+
+  // The Containerfile: Debian 12 in both stages, the one package list, a non-root USER
+  // that is the Job's runAsUser.
+  const std::string containerfile = ReadFile(root / "Containerfile");
+  std::size_t froms = 0;
+  for (std::size_t at = containerfile.find("\nFROM "); at != std::string::npos;
+       at = containerfile.find("\nFROM ", at + 1)) {
+    ++froms;
+    CHECK(containerfile.compare(at + 6, 28, "docker.io/library/debian:12-") == 0);
+  }
+  CHECK(froms == 2);
+  CHECK(containerfile.find("COPY deps/debian-packages.txt") != std::string::npos);
+  CHECK(containerfile.find("tools/install-deps.sh") != std::string::npos);
+  const std::string user = std::to_string(pod["securityContext"]["runAsUser"].as<int>());
+  CHECK(user != "0");
+  CHECK(containerfile.find("\nUSER " + user + ":") != std::string::npos);
 }
