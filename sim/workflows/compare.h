@@ -20,8 +20,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/report/openmetrics.h"
 #include "sim/report/interval_figures.h"
+#include "sim/report/openmetrics.h"
 #include "sim/scenario/run_budget.h"
 #include "sim/workflows/progress.h"
 

@@ -1,11 +1,11 @@
 #include "sim/workflows/replicate.h"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <cstdio>
 
 #include "sim/io/output_file.h"
+#include "sim/io/terminal.h"
 #include "sim/report/replications.h"
 #include "sim/scenario/run_budget.h"
 #include "sim/workflows/interrupt.h"
@@ -58,7 +58,7 @@ ReplicationsOutcome RunReplications(const ResolvedRun& resolved, const RunReques
   std::vector<nlohmann::json> summaries;
   for (const RunOutcome& run : outcome.runs) summaries.push_back(run.summary);
   outcome.replications = ReplicationsJson(summaries, seeds);
-  outcome.table = ReplicationsTable(outcome.replications, !request.quiet && ::isatty(1));
+  outcome.table = ReplicationsTable(outcome.replications, !request.quiet && ColourWanted(1));
   WriteOutputFile(outcome.out_dir + "/replications.json", outcome.replications.dump(2) + "\n");
   return outcome;
 }

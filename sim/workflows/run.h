@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "sim/report/expectations.h"
-#include "sim/report/openmetrics.h"
 #include "sim/report/interval_figures.h"
+#include "sim/report/openmetrics.h"
 #include "sim/scenario/run_budget.h"
 #include "sim/workflows/progress.h"
 #include "sim/workflows/run_inputs.h"

@@ -18,8 +18,8 @@
 #include "sim/io/output_file.h"
 #include "sim/report/replications.h"
 #include "sim/workflows/interrupt.h"
-#include "sim/workflows/replicate.h"
 #include "sim/workflows/provenance.h"
+#include "sim/workflows/replicate.h"
 #include "sim/workflows/run.h"
 #include "sim/workflows/run_inputs.h"
 #include "sim/workflows/sweep_table.h"
@@ -374,7 +374,8 @@ SweepOutcome RunSweep(const SweepRequest& request) {
   const std::size_t seed_count = request.seeds.empty() ? 1 : request.seeds.size();
   std::vector<std::size_t> progress_slots;  // one per task: point by point, seed by seed
   for (std::size_t i : indices) {
-    for (std::size_t s = 0; s < seed_count; ++s) progress_slots.push_back(progress.Plan(durations[i]));
+    for (std::size_t s = 0; s < seed_count; ++s)
+      progress_slots.push_back(progress.Plan(durations[i]));
   }
 
   SweepOutcome outcome;
