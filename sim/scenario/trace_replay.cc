@@ -4,6 +4,8 @@
 #include <array>
 #include <set>
 
+#include "sim/io/input_file.h"
+
 namespace sim {
 namespace {
 
@@ -71,9 +73,13 @@ bool SplitCsvLine(std::string_view line, std::vector<std::string>* fields) {
 
 CsvTraceReader::CsvTraceReader(std::string path, std::string client_name, apf::Nanos start)
     : path_(std::move(path)), client_name_(std::move(client_name)), start_(start), in_(path_) {
+  if (std::string why = WhyUnreadable(path_); !why.empty()) {
+    throw InputError({path_, 0, 0}, "", "cannot read the trace file: " + why);
+  }
   if (!in_) throw InputError({path_, 0, 0}, "", "cannot read the trace file");
-  while (std::getline(in_, text_)) {
+  while (ReadInputLine(in_, text_, {path_, line_ + 1, 1})) {
     ++line_;
+    if (line_ == 1) text_.erase(0, text_.size() - WithoutByteOrderMark(text_).size());
     if (text_.empty() || text_[0] == '#') continue;
     if (!SplitCsvLine(text_, &fields_) || fields_.size() != kColumns.size()) break;
     for (size_t i = 0; i < kColumns.size(); ++i) {
@@ -92,7 +98,7 @@ void CsvTraceReader::Fail(int column, const std::string& field, const std::strin
 }
 
 bool CsvTraceReader::Next(ReplayRow* row) {
-  while (std::getline(in_, text_)) {
+  while (ReadInputLine(in_, text_, {path_, line_ + 1, 1})) {
     ++line_;
     if (text_.empty() || text_ == "\r" || text_[0] == '#') continue;
     if (!SplitCsvLine(text_, &fields_)) {
