@@ -274,3 +274,32 @@ TEST_CASE("an output folder that cannot be created is a clear error", "[limits]"
   CHECK(f.exit_code == 2);
   CHECK_THAT(f.err, Catch::Contains("plain-file/out: cannot write output: Not a directory"));
 }
+
+TEST_CASE("a signal stops a sweep while it checks its grid, before any run", "[limits]") {
+  // Checking every grid point takes a while on a large grid; before, the check did not look
+  // at signals and SIGTERM went unheeded until the runs began.
+  ScratchDir dir("apfsim-limits");
+  sim::SweepRequest request;
+  request.scenario_file = std::string(APFSIM_SOURCE_DIR) + "/tests/fixtures/sweep/mini-drift.yaml";
+  request.axes.push_back(sim::SweepAxis{"apiservers.maxRequestsInflight", {"100", "200"}});
+  request.out_dir = (dir.path() / "sweep").string();
+  sim::SimulateInterrupt(SIGTERM);
+  CHECK_THROWS_WITH(
+      sim::RunSweep(request),
+      Catch::Contains("sweep interrupted by SIGTERM while checking grid point 0 of 2"));
+  sim::SimulateInterrupt(0);
+  CHECK_FALSE(fs::exists(dir.path() / "sweep"));
+}
+
+TEST_CASE("a sweep grid of more than 10,000 points is refused before anything runs", "[limits]") {
+  // Each axis is within its own limit (100,000 values); the product is what a sweep runs.
+  std::vector<std::string> hundred, two_hundred;
+  for (int i = 0; i < 100; ++i) hundred.push_back(std::to_string(i + 1));
+  for (int i = 0; i < 200; ++i) two_hundred.push_back(std::to_string(i + 1));
+  CHECK_NOTHROW(sim::CheckSweepGridSize({{"a", hundred}, {"b", hundred}}));  // 10,000 exactly
+  CHECK_THROWS_WITH(sim::CheckSweepGridSize({{"a", hundred}, {"b", two_hundred}}),
+                    Catch::Contains("100 x 200: the grid has more than 10000 points"));
+  // Ten axes of 100: 1e20 points, past size_t; the check must not wrap around.
+  std::vector<sim::SweepAxis> many(10, sim::SweepAxis{"a", hundred});
+  CHECK_THROWS_AS(sim::CheckSweepGridSize(many), sim::InputError);
+}
