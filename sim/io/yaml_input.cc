@@ -1,5 +1,6 @@
 #include "sim/io/yaml_input.h"
 
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/eventhandler.h>
 
 #include <algorithm>
@@ -12,9 +13,13 @@
 #include <sstream>
 
 #include "sim/io/duration.h"
+#include "sim/io/input_file.h"
 
 namespace sim {
 namespace {
+
+// yaml-cpp's DepthGuard default (yaml-cpp/depthguard.h), past which it throws DeepRecursion.
+constexpr int kYamlDepthLimit = 2000;
 
 // How go-yaml v2 (behind sigs.k8s.io/yaml, behind kubectl) types a plain scalar.
 enum class PlainType { kNull, kBool, kInt, kFloat, kString };
@@ -357,6 +362,11 @@ std::vector<YAML::Node> ParseYamlDocuments(std::string_view text, const std::str
     for (YAML::Node& doc : YAML::LoadAll(copy)) {
       if (doc.IsDefined() && !doc.IsNull()) docs.push_back(doc);
     }
+  } catch (const YAML::DeepRecursion& e) {
+    // yaml-cpp's message for this is "bad file", which says nothing of the nesting.
+    throw InputError({source_name, e.mark.line + 1, e.mark.column + 1}, "",
+                     "invalid YAML: nested too deeply (yaml-cpp stops at " +
+                         std::to_string(kYamlDepthLimit) + " levels of nesting)");
   } catch (const YAML::Exception& e) {
     throw syntax_error(e.mark, e.msg);
   }
@@ -372,11 +382,7 @@ std::vector<YAML::Node> ParseYamlDocuments(std::string_view text, const std::str
 }
 
 std::vector<YAML::Node> LoadYamlFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError({path, 0, 0}, "", "cannot read the file");
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return ParseYamlDocuments(buffer.str(), path);
+  return ParseYamlDocuments(ReadInputFile(path), path);
 }
 
 YamlValue::YamlValue(YAML::Node node, std::string source, std::string path)
@@ -464,6 +470,13 @@ double YamlValue::Number() const {
     if (t == PlainType::kFloat) {
       double d = 0;
       PlainFloat(node_.Scalar(), &d);
+      // .nan, .inf and a literal beyond a double (1e400) would pass every range check a
+      // reader makes (NaN compares false) and mean "no limit" downstream.
+      if (!std::isfinite(d)) {
+        Fail("expected a finite number, got " + node_.Scalar() +
+             (std::isnan(d) || node_.Scalar().find('.') == 0 ? std::string()
+                                                             : std::string(" (beyond a double)")));
+      }
       return d;
     }
   }
@@ -482,6 +495,11 @@ apf::Nanos YamlValue::Duration() const {
   std::string why;
   std::optional<apf::Nanos> d = ParseDuration(node_.Scalar(), &why);
   if (!d) Fail(why);
+  if (*d > kMaxInputDuration || *d < -kMaxInputDuration) {
+    Fail("duration " + node_.Scalar() + " is beyond " + FormatDuration(kMaxInputDuration) +
+         ", the longest apfsim accepts (so that a time plus a duration, or a duration times a "
+         "count, cannot overflow)");
+  }
   return *d;
 }
 
