@@ -424,7 +424,8 @@ TrafficSpec ReadTraffic(const YamlValue& v, const Scenario& scenario) {
     const fs::path name = file.String();
     const fs::path full = name.is_absolute() ? name : fs::path(scenario.file).parent_path() / name;
     if (!fs::exists(full)) file.Fail("no such file: " + full.string());
-    if (fs::is_directory(full)) file.Fail(full.lexically_normal().string() + " is a directory, not a file");
+    if (fs::is_directory(full))
+      file.Fail(full.lexically_normal().string() + " is a directory, not a file");
     t.trace_file = full.lexically_normal().string();
     CsvTraceReader check(t.trace_file, "", 0);  // a bad header fails at load time
   } else {
@@ -650,7 +651,8 @@ void ReadResourcesFromMetrics(const YamlValue& v, Scenario* s) {
   const fs::path name = v.String();
   const fs::path full = name.is_absolute() ? name : fs::path(s->file).parent_path() / name;
   if (!fs::exists(full)) v.Fail("no such file: " + full.string());
-  if (fs::is_directory(full)) v.Fail(full.lexically_normal().string() + " is a directory, not a file");
+  if (fs::is_directory(full))
+    v.Fail(full.lexically_normal().string() + " is a directory, not a file");
   s->resources_from_metrics = full.lexically_normal().string();
   for (ResourceSpec& r : ResourcesFromMetricsFile(s->resources_from_metrics)) {
     const bool listed =
@@ -673,7 +675,8 @@ void ReadAuditLog(const YamlValue& v, Scenario* s, std::set<std::string>* names)
   const fs::path name = file.String();
   const fs::path full = name.is_absolute() ? name : fs::path(s->file).parent_path() / name;
   if (!fs::exists(full)) file.Fail("no such file: " + full.string());
-  if (fs::is_directory(full)) file.Fail(full.lexically_normal().string() + " is a directory, not a file");
+  if (fs::is_directory(full))
+    file.Fail(full.lexically_normal().string() + " is a directory, not a file");
   a.file = full.lexically_normal().string();
   auto time = [&](const char* key) -> std::optional<apf::Nanos> {
     auto t = m.Optional(key);
@@ -891,7 +894,8 @@ Scenario ReadScenarioDocuments(std::vector<YAML::Node> docs, const std::string& 
         const std::string name = f.String();
         const fs::path full = fs::path(name).is_absolute() ? fs::path(name) : base / name;
         if (!fs::exists(full)) f.Fail("no such file: " + full.string());
-        if (fs::is_directory(full)) f.Fail(full.lexically_normal().string() + " is a directory, not a file");
+        if (fs::is_directory(full))
+          f.Fail(full.lexically_normal().string() + " is a directory, not a file");
         s.flow_control_files.push_back(full.lexically_normal().string());
       }
     }

@@ -303,3 +303,31 @@ TEST_CASE("a sweep grid of more than 10,000 points is refused before anything ru
   std::vector<sim::SweepAxis> many(10, sim::SweepAxis{"a", hundred});
   CHECK_THROWS_AS(sim::CheckSweepGridSize(many), sim::InputError);
 }
+
+TEST_CASE("a run's outputs replace the previous run's whole, and a failed run leaves them",
+          "[limits]") {
+  ScratchDir dir("apfsim-limits");
+  const std::string scenario =
+      ShellQuote(std::string(APFSIM_SOURCE_DIR) + "/tests/bad-inputs/valid-base.yaml");
+  const fs::path out = dir.path() / "out";
+  const std::string to_out = " --quiet --out " + ShellQuote(out.string());
+  // A first run with --trace writes trace.jsonl.
+  REQUIRE(RunApfsim("run " + scenario + " --trace reader" + to_out, dir.path()).exit_code == 0);
+  std::ofstream(out / "notes.txt") << "kept: not a file apfsim writes";
+  REQUIRE(fs::exists(out / "trace.jsonl"));
+  const std::vector<std::string> first = FilesUnder(out);
+  // A run stopped by --max-events writes nothing, and leaves the first run's files as they
+  // were (before, each file was renamed into place on its own).
+  CHECK(RunApfsim("run " + scenario + " --max-events 10" + to_out, dir.path()).exit_code == 2);
+  CHECK(FilesUnder(out) == first);
+  // A second run without --trace: the first run's trace.jsonl goes with the rest of its
+  // outputs (before, it stayed beside the new summary.json).
+  REQUIRE(RunApfsim("run " + scenario + to_out, dir.path()).exit_code == 0);
+  CHECK_FALSE(fs::exists(out / "trace.jsonl"));
+  CHECK(fs::exists(out / "summary.json"));
+  CHECK(fs::exists(out / "notes.txt"));
+  for (const auto& e : fs::directory_iterator(dir.path())) {
+    INFO(e.path().filename());
+    CHECK(e.path().filename().string().find(".tmp-") == std::string::npos);
+  }
+}
