@@ -331,3 +331,25 @@ TEST_CASE("a run's outputs replace the previous run's whole, and a failed run le
     CHECK(e.path().filename().string().find(".tmp-") == std::string::npos);
   }
 }
+
+// Under AddressSanitizer the process reserves terabytes of address space at start, so a
+// limit on it cannot stand for a machine out of memory.
+#if !defined(__SANITIZE_ADDRESS__)
+TEST_CASE("running out of memory exits 2 with a message and writes nothing", "[limits]") {
+  // 400 MB of address space and no pending-call limit: the flood's pending calls (about
+  // 900 bytes each) exhaust it in well under a million calls. Before, std::bad_alloc was an
+  // internal error (exit 3).
+  ScratchDir dir("apfsim-limits");
+  const fs::path out = dir.path() / "out";
+  const CommandResult f =
+      RunShellCommand("ulimit -v 400000; " + ShellQuote(APFSIM_BINARY) + " run " +
+                          ShellQuote(std::string(APFSIM_SOURCE_DIR) +
+                                     "/tests/bad-inputs/memory-pending-calls.yaml") +
+                          " --max-pending-calls 0 --quiet --out " + ShellQuote(out.string()),
+                      dir.path());
+  CHECK(f.exit_code == 2);
+  CHECK_THAT(f.err, Catch::Contains("error: out of memory") &&
+                        Catch::Contains("--max-pending-calls bounds the calls"));
+  CHECK_FALSE(fs::exists(out));
+}
+#endif
