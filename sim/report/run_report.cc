@@ -42,12 +42,12 @@ RunReport::RunReport(const Scenario& scenario, std::string out_dir, bool timelin
            {"summary.json", "timeline.csv", "clients.csv", "metrics.prom", "trace.jsonl", "dumps"}),
       dir_(set_.staging_dir()) {
   if (!timelines) return;
-  timeline_ = std::make_unique<OutputFile>(dir_ + "/timeline.csv");
+  timeline_ = std::make_unique<OutputFile>(dir_ + "/timeline.csv", out_dir_ + "/timeline.csv");
   timeline_->Write(
       "time_s,replica,priority_level,executing_requests,executing_seats,peak_executing_seats,"
       "waiting_requests,waiting_seats,current_cl,nominal_cl,dispatched,rejected_queue_full,"
       "rejected_time_out,rejected_concurrency_limit,wait_p50_s,wait_p99_s,retry_after_s\n");
-  clients_ = std::make_unique<OutputFile>(dir_ + "/clients.csv");
+  clients_ = std::make_unique<OutputFile>(dir_ + "/clients.csv", out_dir_ + "/clients.csv");
   clients_->Write(
       "time_s,client,calls,attempts,succeeded,failed,http429,latency_p50_s,latency_p99_s\n");
 }
@@ -82,7 +82,8 @@ void RunReport::OnClientRow(apf::Nanos start, const std::string& client, const C
 }
 
 void RunReport::EnableTrace() {
-  if (!trace_) trace_ = std::make_unique<OutputFile>(dir_ + "/trace.jsonl");
+  if (!trace_)
+    trace_ = std::make_unique<OutputFile>(dir_ + "/trace.jsonl", out_dir_ + "/trace.jsonl");
 }
 
 void RunReport::OnTrace(const std::string& json_line) {
@@ -219,14 +220,14 @@ nlohmann::json RunReport::Summary() const {
 
 void RunReport::Commit() {
   const nlohmann::json summary = Summary();
-  OutputFile summary_file(dir_ + "/summary.json");
+  OutputFile summary_file(dir_ + "/summary.json", out_dir_ + "/summary.json");
   summary_file.Write(summary.dump(2) + "\n");
-  OutputFile metrics_file(dir_ + "/metrics.prom");
+  OutputFile metrics_file(dir_ + "/metrics.prom", out_dir_ + "/metrics.prom");
   metrics_file.Write(MetricsText(*world_));
   std::vector<std::unique_ptr<OutputFile>> dump_files;
   if (!dumps_.empty()) MakeOutputDirectory(dir_ + "/dumps");
   for (const auto& [name, text] : dumps_) {
-    dump_files.push_back(std::make_unique<OutputFile>(dir_ + "/" + name));
+    dump_files.push_back(std::make_unique<OutputFile>(dir_ + "/" + name, out_dir_ + "/" + name));
     dump_files.back()->Write(text);
   }
   // Everything is written; only renames remain.
