@@ -374,10 +374,10 @@ TrafficSpec ReadTraffic(const YamlValue& v, const Scenario& scenario) {
       m.Required("within").Fail("must be between 0 and `every`");
     t.count = m.Int64Or("count", 0);
     if (t.count < 0 || t.count > kMaxSweepCount) {
-      // A period's calls are all pending at once, a few hundred bytes each.
+      // A period's calls are all pending at once, about 900 bytes each (run_budget.h).
       m.Required("count").Fail("must be between 0 and " + std::to_string(kMaxSweepCount) +
                                ": a sweep's calls of one period are all pending at once, and "
-                               "a million of them already take a few hundred megabytes");
+                               "a million of them already take close to a gigabyte");
     }
     one_request();
     if (t.count == 0 && t.calls[0].namespace_choice != RequestTemplate::NamespaceChoice::kEach) {
@@ -424,8 +424,9 @@ TrafficSpec ReadTraffic(const YamlValue& v, const Scenario& scenario) {
     const fs::path name = file.String();
     const fs::path full = name.is_absolute() ? name : fs::path(scenario.file).parent_path() / name;
     if (!fs::exists(full)) file.Fail("no such file: " + full.string());
-    if (fs::is_directory(full))
+    if (fs::is_directory(full)) {
       file.Fail(full.lexically_normal().string() + " is a directory, not a file");
+    }
     t.trace_file = full.lexically_normal().string();
     CsvTraceReader check(t.trace_file, "", 0);  // a bad header fails at load time
   } else {
@@ -442,7 +443,8 @@ void ReadClientGo(const YamlValue& v, ClientGoSpec* client_go) {
   if (auto qps = g.Optional("qps")) {
     client_go->qps = qps->Number();
     CheckRateNotTiny(*qps, client_go->qps);
-    // client-go's QPS is a float32: a larger value would become infinity.
+    // Far beyond any apiserver's capacity: a typo (and client-go's float32 QPS turns a
+    // value past 3.4e38 into infinity).
     if (client_go->qps > 1e9) qps->Fail("must be at most 1e9 (or negative: no rate limiter)");
   }
   client_go->burst = static_cast<int>(g.Int64Or("burst", client_go->burst));
@@ -651,8 +653,9 @@ void ReadResourcesFromMetrics(const YamlValue& v, Scenario* s) {
   const fs::path name = v.String();
   const fs::path full = name.is_absolute() ? name : fs::path(s->file).parent_path() / name;
   if (!fs::exists(full)) v.Fail("no such file: " + full.string());
-  if (fs::is_directory(full))
+  if (fs::is_directory(full)) {
     v.Fail(full.lexically_normal().string() + " is a directory, not a file");
+  }
   s->resources_from_metrics = full.lexically_normal().string();
   for (ResourceSpec& r : ResourcesFromMetricsFile(s->resources_from_metrics)) {
     const bool listed =
@@ -675,8 +678,9 @@ void ReadAuditLog(const YamlValue& v, Scenario* s, std::set<std::string>* names)
   const fs::path name = file.String();
   const fs::path full = name.is_absolute() ? name : fs::path(s->file).parent_path() / name;
   if (!fs::exists(full)) file.Fail("no such file: " + full.string());
-  if (fs::is_directory(full))
+  if (fs::is_directory(full)) {
     file.Fail(full.lexically_normal().string() + " is a directory, not a file");
+  }
   a.file = full.lexically_normal().string();
   auto time = [&](const char* key) -> std::optional<apf::Nanos> {
     auto t = m.Optional(key);
@@ -894,8 +898,9 @@ Scenario ReadScenarioDocuments(std::vector<YAML::Node> docs, const std::string& 
         const std::string name = f.String();
         const fs::path full = fs::path(name).is_absolute() ? fs::path(name) : base / name;
         if (!fs::exists(full)) f.Fail("no such file: " + full.string());
-        if (fs::is_directory(full))
+        if (fs::is_directory(full)) {
           f.Fail(full.lexically_normal().string() + " is a directory, not a file");
+        }
         s.flow_control_files.push_back(full.lexically_normal().string());
       }
     }
