@@ -327,6 +327,9 @@ void CheckRateNotTiny(const YamlValue& v, double rate) {
   }
 }
 
+// The most `dumps` instants a scenario may ask for (see ReadScenarioDocuments).
+constexpr std::size_t kMaxDumpInstants = 1000;
+
 // The most calls a sweep issues per period (see ReadTraffic).
 constexpr std::int64_t kMaxSweepCount = 1'000'000;
 
@@ -861,6 +864,13 @@ Scenario ReadScenarioDocuments(std::vector<YAML::Node> docs, const std::string& 
     }
   }
   if (auto dumps = spec.Optional("dumps")) {
+    // Each instant's dumps (three files per replica, the requests one as long as the
+    // queues) are held in memory until the run's outputs are written together.
+    if (dumps->size() > kMaxDumpInstants) {
+      dumps->Fail("at most " + std::to_string(kMaxDumpInstants) +
+                  " instants (each one's dumps are held until the run ends), got " +
+                  std::to_string(dumps->size()));
+    }
     for (const YamlValue& dv : dumps->Items()) {
       const apf::Nanos at = dv.Duration();
       if (at < 0 || at >= s.duration) dv.Fail("must be within the run's duration");
