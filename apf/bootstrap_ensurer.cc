@@ -121,4 +121,15 @@ FlowControlObjects EnsureBootstrapObjects(KubernetesVersion version,
   return out;
 }
 
+FlowControlObjects EnsureMandatoryObjects(KubernetesVersion version,
+                                          const FlowControlObjects& applied,
+                                          std::vector<ConfigNote>* notes) {
+  const BootstrapObjects boot = Bootstrap(version);
+  FlowControlObjects out = applied;
+  Ensure("PriorityLevelConfiguration", boot.mandatory_priority_levels, true, out.priority_levels,
+         notes);
+  Ensure("FlowSchema", boot.mandatory_flow_schemas, true, out.flow_schemas, notes);
+  return out;
+}
+
 }  // namespace apf

@@ -36,6 +36,14 @@ FlowControlObjects EnsureBootstrapObjects(KubernetesVersion version,
                                           const FlowControlObjects& applied,
                                           std::vector<ConfigNote>* notes);
 
+// The mandatory objects only (exempt and catch-all, levels and FlowSchemas) ensured on
+// `applied` as the producer does for every cluster, whatever else it suggests: for a
+// scenario's `defaults: false`, where no suggested object exists but a FlowSchema may
+// still name the exempt level.
+FlowControlObjects EnsureMandatoryObjects(KubernetesVersion version,
+                                          const FlowControlObjects& applied,
+                                          std::vector<ConfigNote>* notes);
+
 }  // namespace apf
 
 #endif  // APF_BOOTSTRAP_ENSURER_H_

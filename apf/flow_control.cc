@@ -104,7 +104,7 @@ int FlowControl::RecordDrop(Nanos now, Level& level) {
 
 Admission FlowControl::Start(Nanos now, std::uint64_t id, const UserInfo& user,
                              const RequestInfo& request, std::optional<Nanos> user_timeout,
-                             const SubjectMask* subjects) {
+                             const SubjectMask* subjects, const WorkEstimate* estimate) {
   const bool long_running = IsLongRunningRequest(request);
   if (!options_.enable_priority_and_fairness) {
     return StartMaxInFlight(now, user, request, long_running);
@@ -118,7 +118,7 @@ Admission FlowControl::Start(Nanos now, std::uint64_t id, const UserInfo& user,
   Level& level = levels_[c.priority_level];
   a.flow_schema = c.flow_schema;
   a.flow_hash = CachedFlowHash(c);
-  a.estimate = estimator_.Estimate(&request, level.max_seats, now);
+  a.estimate = estimate ? *estimate : estimator_.Estimate(&request, level.max_seats, now);
   a.wait_deadline =
       now + QueueWaitLimitForRequest(long_running, user_timeout, options_.request_timeout);
 
@@ -224,6 +224,7 @@ Admission FlowControl::StartMaxInFlight(Nanos now, const UserInfo& user, const R
     case MaxInFlightFilter::Decision::kServedUntracked:
       break;  // kBypass
     case MaxInFlightFilter::Decision::kServed:
+    case MaxInFlightFilter::Decision::kServedUnlimited:
       a.outcome = Admission::Outcome::kExecuting;
       a.handle.level = pool;
       break;

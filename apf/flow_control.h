@@ -112,9 +112,11 @@ class FlowControl : private QueueSetListener {
   // A request arrives. `id` is echoed to the listener; `user_timeout` is the parsed
   // `?timeout=` when present. `subjects`, when given, is classifier()->SubjectsOf(user)
   // (or from any classifier of the same configuration), so that classification skips the
-  // rules whose subjects do not name the user.
+  // rules whose subjects do not name the user. `estimate`, when given, replaces the work
+  // estimator's answer as it stands (a what-if: no level's maximum seats caps it).
   Admission Start(Nanos now, std::uint64_t id, const UserInfo& user, const RequestInfo& request,
-                  std::optional<Nanos> user_timeout, const SubjectMask* subjects = nullptr);
+                  std::optional<Nanos> user_timeout, const SubjectMask* subjects = nullptr,
+                  const WorkEstimate* estimate = nullptr);
 
   // The handler returned (a watch: its initialization ended). Returns when the seats are
   // released: `now`, or later, when the caller must call ReleaseSeats.

@@ -14,10 +14,12 @@ InFlightKind InFlightKindOf(const RequestInfo& request) {
 MaxInFlightFilter::Outcome MaxInFlightFilter::Admit(const RequestInfo& request, bool long_running,
                                                     std::span<const std::string> user_groups) {
   const InFlightKind kind = InFlightKindOf(request);
-  if (limit_[0] == 0 && limit_[1] == 0) return {Decision::kServedUntracked, kind};
   if (long_running) return {Decision::kServedUntracked, kind};
   const int i = Index(kind);
-  if (limit_[i] == 0) return {Decision::kServedUntracked, kind};  // nil channel: unlimited
+  if (limit_[i] == 0) {  // no filter, or a nil channel: unlimited
+    ++in_use_[i];
+    return {Decision::kServedUnlimited, kind};
+  }
   if (in_use_[i] < limit_[i]) {
     ++in_use_[i];
     watermark_[i] = std::max(watermark_[i], in_use_[i]);
@@ -34,7 +36,7 @@ void MaxInFlightFilter::Release(InFlightKind kind) {
   const int i = Index(kind);
   assert(in_use_[i] > 0);
   --in_use_[i];
-  watermark_[i] = std::max(watermark_[i], in_use_[i]);
+  if (limit_[i] != 0) watermark_[i] = std::max(watermark_[i], in_use_[i]);
 }
 
 std::int64_t MaxInFlightFilter::TakeWatermark(InFlightKind kind) {

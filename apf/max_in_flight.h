@@ -29,7 +29,12 @@ class MaxInFlightFilter {
   static constexpr std::int64_t kRetryAfterSeconds = 1;
 
   enum class Decision {
-    kServedUntracked,   // no filter, long-running, or an unlimited class: no slot taken
+    kServedUntracked,  // long-running: no slot taken, not counted
+    // No filter (both limits 0) or an unlimited class (its limit 0, a nil channel in
+    // maxinflight.go): served without a slot, but counted in in_flight() so that the
+    // pool's figures show what it serves; call Release(kind) when it finishes. Go's
+    // watermark does not see it (no channel to measure).
+    kServedUnlimited,
     kServed,            // took a slot of its kind: call Release(kind) when it finishes
     kServedPrivileged,  // the class is full but the user is in system:masters: no slot
     kRejected,          // 429, Retry-After: 1

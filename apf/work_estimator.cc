@@ -136,7 +136,8 @@ WorkEstimate WorkEstimator::EstimateList(const RequestInfo& request, std::uint64
     // Since 1.35 a legacy watch (resourceVersion "" or "0") is priced like the list of
     // initial state it computes, even with sendInitialEvents=false.
     const bool send_initial_events = q.send_initial_events.value_or(false);
-    const bool legacy_watch = q.resource_version.empty() || q.resource_version == "0";
+    const bool legacy_watch = config_.legacy_watch_priced_as_list &&
+                              (q.resource_version.empty() || q.resource_version == "0");
     if (!send_initial_events && !legacy_watch) return WorkEstimate{min_seats, 0, 0};
   }
   const bool from_cache = ListServedFromCache(request, config_.consistent_read_from_cache);

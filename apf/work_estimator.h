@@ -54,6 +54,9 @@ struct WorkEstimatorConfig {
   bool size_based_list_cost_estimate = true;  // feature gate, Beta, on since 1.34
   bool watch_list = true;                     // feature gate, Beta, on since 1.34
   bool consistent_read_from_cache = true;     // etcd supports RequestWatchProgress
+  // A watch at resourceVersion "" or "0" without sendInitialEvents is priced as the LIST
+  // of its initial events (since 1.35); before, only sendInitialEvents=true watches were.
+  bool legacy_watch_priced_as_list = true;
 };
 
 // DefaultWorkEstimatorConfig for the given gates: the list seat limit is 100 with

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Installs the Debian packages listed in deps/debian-packages.txt that are missing.
+# Installs the Debian packages listed in deps/debian-packages.txt (or in the list file
+# given, e.g. deps/ci-packages.txt) that are missing.
 # As root it runs apt-get; otherwise it prints the one sudo line needed and fails.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-mapfile -t wanted < <(grep -v '^\s*#' "$here/deps/debian-packages.txt" | grep -v '^\s*$')
+list=${1:-$here/deps/debian-packages.txt}
+mapfile -t wanted < <(grep -v '^\s*#' "$list" | grep -v '^\s*$')
 missing=()
 for pkg in "${wanted[@]}"; do
   status=$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)

@@ -20,8 +20,11 @@ tables.
       out/compare-drift-sweep-vs-drift-sweep-fixed.png).
 
   tools/plot.py --index OUT_HTML DIR... [--compare-png FILE]
-      Writes an HTML page (inline CSS, no JavaScript, relative links to the PNGs) showing
-      the comparison picture if given, then for each run its summary tables (per priority
+      Writes an HTML page (inline CSS and scripts, relative links to the PNGs) showing
+      the comparison picture if given, interactive timelines (per replica and priority
+      level, and per client, the runs overlaid, the scenario's marks drawn; drag or wheel
+      to zoom, Shift+drag to pan; drawn by the uPlot vendored in tools/apfplot/vendor/, so
+      the page needs no network), then for each run its summary tables (per priority
       level and per client, the whole cluster and each replica) and its plots. Draw the
       plots first: the page links to them and says which are missing.
 

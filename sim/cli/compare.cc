@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "sim/cli/command.h"
+#include "sim/cli/openmetrics_options.h"
 #include "sim/cli/run_options.h"
 #include "sim/report/plot_tool.h"
 #include "sim/workflows/interrupt.h"
@@ -39,6 +40,7 @@ int RunCompareCommand(const Args& args) {
       "also write DIR/before, DIR/after, DIR/compare.json and DIR/compare.png")(
       "no-plot", "with --out, do not draw compare.png");
   AddRunBudgetOptions(options);
+  AddOpenMetricsOptions(options);
   po::positional_options_description positional;
   positional.add("scenario", 1);
   po::variables_map values;
@@ -51,6 +53,7 @@ int RunCompareCommand(const Args& args) {
   if (values.count("seed")) request.seed = values["seed"].as<std::uint64_t>();
   if (values.count("interval")) request.interval = values["interval"].as<std::string>();
   request.budget = RunBudgetFrom(values);
+  request.openmetrics = OpenMetricsFrom(values);
   const InterruptGuard interrupt_guard;
   const CompareOutcome outcome = RunCompare(request);
   std::cout << CompareTable(outcome.comparison, ::isatty(1));

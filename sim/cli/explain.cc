@@ -152,8 +152,10 @@ int RunExplain(const Args& args) {
       }
     }
   } else {
-    setup = BuildFlowControl(ParseKubernetesVersionOrThrow(version_text, "--kubernetes-version"),
-                             files_manifests);
+    const apf::KubernetesVersion version =
+        ParseKubernetesVersionOrThrow(version_text, "--kubernetes-version");
+    setup = BuildFlowControl(version, files_manifests);
+    options.estimator = WorkEstimatorConfigOf(version);
   }
   if (objects_given) {
     options.object_stats.object_count = objects;

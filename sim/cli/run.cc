@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "sim/cli/command.h"
+#include "sim/cli/openmetrics_options.h"
 #include "sim/cli/run_options.h"
 #include "sim/workflows/interrupt.h"
 
@@ -28,6 +29,7 @@ int RunRun(const Args& args) {
       "trace", po::value(&request.trace), "write trace.jsonl for this client or priority level")(
       "quiet", po::bool_switch(&request.quiet), "print nothing but errors");
   AddRunBudgetOptions(options);
+  AddOpenMetricsOptions(options);
   po::positional_options_description positional;
   positional.add("scenario", 1);
   po::variables_map values;
@@ -38,6 +40,7 @@ int RunRun(const Args& args) {
   if (values.count("seed")) request.seed = values["seed"].as<std::uint64_t>();
   if (values.count("interval")) request.interval = values["interval"].as<std::string>();
   request.budget = RunBudgetFrom(values);
+  request.openmetrics = OpenMetricsFrom(values);
   request.progress = !request.quiet && ::isatty(2);
   const InterruptGuard interrupt_guard;
   const RunOutcome outcome = RunScenario(request);

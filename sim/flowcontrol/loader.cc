@@ -457,8 +457,10 @@ FlowControlSetup BuildFlowControl(apf::KubernetesVersion version,
   FlowControlSetup setup;
   setup.version = version;
   apf::FlowControlObjects applied = manifests.Objects(&setup.notes);
-  setup.objects =
-      with_bootstrap ? apf::EnsureBootstrapObjects(version, applied, &setup.notes) : applied;
+  // Without the defaults the mandatory objects are still there: the config producer
+  // ensures them before any request is matched, so a FlowSchema naming exempt works.
+  setup.objects = with_bootstrap ? apf::EnsureBootstrapObjects(version, applied, &setup.notes)
+                                 : apf::EnsureMandatoryObjects(version, applied, &setup.notes);
   setup.config = apf::DigestConfig(setup.objects);
   for (const apf::ConfigNote& n : setup.config.notes) {
     // The digest's notes about supplying mandatory objects are expected without the

@@ -51,15 +51,27 @@ std::optional<apf::Nanos> ParseDuration(std::string_view text, std::string* erro
       }
       whole = whole * 10 + (s[i] - '0');
     }
-    std::uint64_t frac = 0, scale = 1;
+    // Go's leadingFraction: digits are taken while the fraction fits in 63 bits, the
+    // scale a float64 power of ten.
+    std::uint64_t frac = 0;
+    double scale = 1;
     if (i < s.size() && s[i] == '.') {
       ++i;
+      bool overflow = false;
       for (; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i) {
         any_digits = true;
-        if (scale <= 1000000000000000000ULL / 10) {  // digits past 1e-18 cannot matter
-          frac = frac * 10 + (s[i] - '0');
-          scale *= 10;
+        if (overflow) continue;
+        if (frac > ((std::uint64_t{1} << 63) - 1) / 10) {
+          overflow = true;
+          continue;
         }
+        const std::uint64_t y = frac * 10 + static_cast<std::uint64_t>(s[i] - '0');
+        if (y > std::uint64_t{1} << 63) {
+          overflow = true;
+          continue;
+        }
+        frac = y;
+        scale *= 10;
       }
     }
     if (!any_digits) {
@@ -84,9 +96,13 @@ std::optional<apf::Nanos> ParseDuration(std::string_view text, std::string* erro
       return std::nullopt;
     }
     std::uint64_t v = whole * unit->nanos;
-    // The fraction, exactly when it can be, truncated below a nanosecond as Go does.
-    long double part = static_cast<long double>(frac) * unit->nanos / scale;
-    v += static_cast<std::uint64_t>(part);
+    // The fraction as time.ParseDuration computes it, in float64 and in this order:
+    // uint64(float64(f) * (float64(unit) / scale)). A wider type gives another
+    // nanosecond for about 1 input in 2,000 with a long fraction.
+    if (frac > 0) {
+      const double part = static_cast<double>(frac) * (static_cast<double>(unit->nanos) / scale);
+      v += static_cast<std::uint64_t>(part);
+    }
     if (v > kMax || total > kMax - v) {
       Fail(error, "value out of range", text);
       return std::nullopt;

@@ -12,6 +12,27 @@
 
 namespace sim {
 
+namespace {
+
+// RequestInfo.Path of a resource request, which the simulator does not keep (the world
+// writes each call's namespace and name, not its URL): the URL path requestinfo.go parsed
+// it from, /api/v1/namespaces/lab/pods/web-0 or /apis/apps/v1/deployments.
+std::string ResourcePath(const apf::RequestInfo& info) {
+  std::string path = info.api_group.empty() ? "/api" : "/apis/" + info.api_group;
+  path += "/" + (info.api_version.empty() ? std::string("v1") : info.api_version);
+  if (!info.namespace_name.empty()) {
+    path += "/namespaces/" + info.namespace_name;
+    if (info.resource == "namespaces")
+      return path + (info.subresource.empty() ? "" : "/" + info.subresource);
+  }
+  path += "/" + info.resource;
+  if (!info.name.empty()) path += "/" + info.name;
+  if (!info.subresource.empty()) path += "/" + info.subresource;
+  return path;
+}
+
+}  // namespace
+
 std::string TabWriterRows(const std::vector<std::vector<std::string>>& rows) {
   // Every cell but a row's last is terminated by a tab and so aligned: its column is as
   // wide as its widest cell plus the padding, and at least minwidth.
@@ -107,7 +128,7 @@ DebugDumps MakeDebugDumps(World& world, int replica, apf::Nanos now) {
         }
         user = details->user->name;
         verb = info.verb;
-        path = info.path;
+        path = info.is_resource_request ? ResourcePath(info) : info.path;
         ns = info.namespace_name;
         name = info.name;
         version =

@@ -7,7 +7,9 @@
 #include <map>
 
 #include "apf/seat_seconds.h"
+#include "sim/io/csv.h"
 #include "sim/io/duration.h"
+#include "sim/report/client_metrics_text.h"
 #include "sim/report/debug_dumps.h"
 #include "sim/report/metrics_text.h"
 
@@ -38,8 +40,8 @@ nlohmann::json Percentiles(const LatencyHistogram& h) {
 RunReport::RunReport(const Scenario& scenario, std::string out_dir, bool timelines)
     : scenario_(scenario),
       out_dir_(std::move(out_dir)),
-      set_(out_dir_,
-           {"summary.json", "timeline.csv", "clients.csv", "metrics.prom", "trace.jsonl", "dumps"}),
+      set_(out_dir_, {"summary.json", "timeline.csv", "clients.csv", "metrics.prom", "metrics.om",
+                      "trace.jsonl", "dumps"}),
       dir_(set_.staging_dir()) {
   if (!timelines) return;
   timeline_ = std::make_unique<OutputFile>(dir_ + "/timeline.csv", out_dir_ + "/timeline.csv");
@@ -63,7 +65,7 @@ void RunReport::OnLevelRow(apf::Nanos start, int replica, const std::string& lev
   }
   timeline_->Write(fmt::format(
       "{},apiserver-{},{},{:.3f},{:.3f},{},{:.3f},{:.3f},{},{},{},{},{},{},{},{},{}\n",
-      Seconds(start), replica, level, row.executing_requests, row.executing_seats,
+      Seconds(start), replica, CsvField(level), row.executing_requests, row.executing_seats,
       row.peak_executing_seats, row.waiting_requests, row.waiting_seats, row.current_cl,
       row.nominal_cl, row.counters.dispatched, row.counters.rejected[0], row.counters.rejected[1],
       row.counters.rejected[2], wait_p50, wait_p99, row.retry_after));
@@ -77,8 +79,9 @@ void RunReport::OnClientRow(apf::Nanos start, const std::string& client, const C
     p50 = Seconds(row.latency_p50);
     p99 = Seconds(row.latency_p99);
   }
-  clients_->Write(fmt::format("{},{},{},{},{},{},{},{},{}\n", Seconds(start), client, row.calls,
-                              row.attempts, row.succeeded, row.failed, row.http429, p50, p99));
+  clients_->Write(fmt::format("{},{},{},{},{},{},{},{},{}\n", Seconds(start), CsvField(client),
+                              row.calls, row.attempts, row.succeeded, row.failed, row.http429, p50,
+                              p99));
 }
 
 void RunReport::EnableTrace() {
@@ -90,6 +93,17 @@ void RunReport::OnTrace(const std::string& json_line) {
   if (!trace_) return;
   trace_->Write(json_line);
   trace_->Write("\n");
+}
+
+void RunReport::EnableOpenMetrics(const OpenMetricsOptions& options) {
+  if (!openmetrics_) {
+    openmetrics_ = std::make_unique<OpenMetricsWriter>(dir_ + "/metrics.om", options);
+  }
+}
+
+void RunReport::OnIntervalEnd(apf::Nanos end) {
+  if (openmetrics_)
+    openmetrics_->AddSnapshot(end, MetricsText(*world_) + ClientMetricsText(*world_));
 }
 
 void RunReport::OnDump(apf::Nanos now, int dump_index) {
@@ -213,6 +227,10 @@ nlohmann::json RunReport::Summary() const {
     }
     j["replay"] = replay;
   }
+  if (!scenario_.resources_skipped_from_metrics.empty()) {
+    // Counted -1 in the scrape (not fetched): no `resources` entry was made for them.
+    j["resourcesFromMetrics"] = {{"skipped", scenario_.resources_skipped_from_metrics}};
+  }
   j["events"] = world_->events_handled();
   j["attempts"] = world_->attempts_total();
   return j;
@@ -230,6 +248,8 @@ void RunReport::Commit() {
     dump_files.push_back(std::make_unique<OutputFile>(dir_ + "/" + name, out_dir_ + "/" + name));
     dump_files.back()->Write(text);
   }
+  // Gathering metrics.om's series may still fail (a full disk): before any rename.
+  if (openmetrics_) openmetrics_->Commit();
   // Everything is written; only renames remain.
   if (trace_) trace_->Commit();
   if (timeline_) timeline_->Commit();
@@ -287,6 +307,11 @@ std::string RunReport::SummaryTable(const nlohmann::json& s, bool colour) {
                     c["succeeded"].get<std::uint64_t>(), red(std::to_string(failed), failed > 0),
                     red(std::to_string(r429), r429 > 0), c["latencySeconds"]["p50"].get<double>(),
                     c["latencySeconds"]["p99"].get<double>());
+  }
+  if (s.contains("resourcesFromMetrics")) {
+    std::vector<std::string> skipped = s["resourcesFromMetrics"]["skipped"];
+    out += fmt::format("\nresourcesFromMetrics: skipped {} (object count -1 in the scrape)\n",
+                       fmt::join(skipped, ", "));
   }
   return out;
 }

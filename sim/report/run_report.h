@@ -1,7 +1,8 @@
 // What `apfsim run` writes to its output folder, each file whole or not at all:
 // timeline.csv and clients.csv (streamed while the run goes, committed at the end),
-// summary.json, the debug dumps at the scenario's instants, metrics.prom, and with
-// --trace trace.jsonl (one JSON object per traced attempt). The
+// summary.json, the debug dumps at the scenario's instants, metrics.prom, with
+// --trace trace.jsonl (one JSON object per traced attempt), and with --openmetrics
+// metrics.om (the metrics at the end of every report interval). The
 // summary is also printed as a table. See scenarios/README.md for the columns.
 #ifndef SIM_REPORT_RUN_REPORT_H_
 #define SIM_REPORT_RUN_REPORT_H_
@@ -13,6 +14,7 @@
 
 #include "sim/io/output_file.h"
 #include "sim/io/output_set.h"
+#include "sim/report/openmetrics.h"
 #include "sim/scenario/scenario.h"
 #include "sim/world/world.h"
 
@@ -34,6 +36,10 @@ class RunReport : public WorldObserver {
                   const LevelRow& row) override;
   void OnClientRow(apf::Nanos start, const std::string& client, const ClientRow& row) override;
   void OnDump(apf::Nanos now, int dump_index) override;
+  // `apfsim run --openmetrics`: writes metrics.om (sim/report/openmetrics.h), one snapshot
+  // of the metrics at the end of every report interval.
+  void EnableOpenMetrics(const OpenMetricsOptions& options);
+  void OnIntervalEnd(apf::Nanos end) override;
   // `apfsim run --trace`: writes the world's trace lines to trace.jsonl.
   void EnableTrace();
   void OnTrace(const std::string& json_line) override;
@@ -52,6 +58,7 @@ class RunReport : public WorldObserver {
   std::string dir_;  // where the files are written until Commit(): set_'s staging folder
   World* world_ = nullptr;
   std::unique_ptr<OutputFile> timeline_, clients_, trace_;
+  std::unique_ptr<OpenMetricsWriter> openmetrics_;
   WorldObserver* forward_ = nullptr;
   std::vector<std::pair<std::string, std::string>> dumps_;  // file name, text
 };

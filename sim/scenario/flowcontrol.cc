@@ -166,6 +166,23 @@ FlowControlSetup BuildScenarioFlowControl(const Scenario& scenario,
       scenario.apiservers.kubernetes_version, "spec.apiservers.kubernetesVersion");
   FlowControlManifests manifests = ScenarioManifests(scenario);
   if (extra) manifests.Append(*extra);
+  // flowcontrol.apiserver.k8s.io/v1beta3 is served up to 1.31 (kubernetes#127017 stopped
+  // serving it in 1.32): a newer cluster refuses the object as `kubectl apply` would.
+  if (version >= apf::KubernetesVersion{1, 32}) {
+    auto refuse = [&](const ManifestSource& src, const std::string& kind, const std::string& name) {
+      if (src.api_version != kFlowControlV1beta3) return;
+      throw InputError(src.LocationOf("apiVersion"), src.FullPath("apiVersion"),
+                       kind + " \"" + name + "\": " + kFlowControlV1beta3 +
+                           " is not served by Kubernetes " + version.ToString() +
+                           " (only up to 1.31); write it as flowcontrol.apiserver.k8s.io/v1");
+    };
+    for (const LoadedPriorityLevel& pl : manifests.priority_levels) {
+      refuse(pl.source, "PriorityLevelConfiguration", pl.object.metadata.name);
+    }
+    for (const LoadedFlowSchema& fs : manifests.flow_schemas) {
+      refuse(fs.source, "FlowSchema", fs.object.metadata.name);
+    }
+  }
   ApplyObjectOverrides(scenario.flow_control_overrides, version, &manifests);
   ThrowIfInvalid(manifests);
   return BuildFlowControl(version, manifests, scenario.flow_control_defaults);

@@ -50,27 +50,32 @@ bool ParseLabels(std::string_view block, std::map<std::string, std::string>* lab
 constexpr double kMaxObjects = 1e15;
 constexpr double kMaxBytes = 1e18;
 
-std::vector<ResourceSpec> ResourcesFromMetricsText(std::string_view text,
-                                                   const std::string& source) {
+std::vector<ResourceSpec> ResourcesFromMetricsText(std::string_view text, const std::string& source,
+                                                   std::vector<std::string>* skipped) {
+  // Per resource, the counts of the two gauges kept apart (a 1.34+ scrape carries both
+  // with the same value: they are not added) and the size estimate.
   struct Totals {
-    double objects = 0, bytes = 0;
-    bool has_bytes = false;
+    double storage_objects = 0, resource_objects = 0, bytes = 0;
+    bool has_storage = false, has_resource = false, has_bytes = false;
+    bool unknown_storage = false, unknown_resource = false;  // a -1: the count failed
   };
   std::map<std::pair<std::string, std::string>, Totals> found;  // (group, resource)
   std::istringstream in{std::string(WithoutByteOrderMark(text))};
   std::string line;
   int number = 0;
   std::map<std::string, int> series_lines;  // name and labels -> the line it is on
+  constexpr std::string_view kStorageObjects = "apiserver_storage_objects";
+  constexpr std::string_view kResourceObjects = "apiserver_resource_objects";
+  constexpr std::string_view kSizeEstimate = "apiserver_resource_size_estimate_bytes";
   while (std::getline(in, line)) {
     ++number;
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.empty() || line[0] == '#') continue;
-    const bool objects = line.rfind("apiserver_storage_objects", 0) == 0;
-    const bool bytes = line.rfind("apiserver_storage_size_bytes", 0) == 0;
-    if (!objects && !bytes) continue;
     const size_t name_end = line.find_first_of("{ ");
     const std::string name = line.substr(0, name_end);
-    if (name != "apiserver_storage_objects" && name != "apiserver_storage_size_bytes") continue;
+    // apiserver_storage_size_bytes is the database file of a storage cluster
+    // (storage_cluster_id), not of a resource: it says nothing of an object's size.
+    if (name != kStorageObjects && name != kResourceObjects && name != kSizeEstimate) continue;
     auto fail = [&](const std::string& why) -> void {
       throw InputError({source, number, 1}, name, why);
     };
@@ -100,37 +105,64 @@ std::vector<ResourceSpec> ResourcesFromMetricsText(std::string_view text,
     value_in >> value_text;
     char* end = nullptr;
     const double value = std::strtod(value_text.c_str(), &end);
-    if (value_text.empty() || *end != '\0' || !std::isfinite(value) || value < 0) {
+    // -1 is the apiserver's "the count could not be fetched" (storage metrics.go).
+    const bool unknown = !value_text.empty() && *end == '\0' && value == -1;
+    if (!unknown && (value_text.empty() || *end != '\0' || !std::isfinite(value) || value < 0)) {
       fail("expected a non-negative sample value, found \"" + value_text + "\"");
     }
     auto it = labels.find("resource");
     if (it == labels.end() || it->second.empty()) fail("has no resource label");
-    // GroupResource.String(): "pods" for the core group, "deployments.apps" otherwise.
-    const std::string& gr = it->second;
-    const size_t dot = gr.find('.');
-    const std::string resource = gr.substr(0, dot);
-    const std::string group = dot == std::string::npos ? "" : gr.substr(dot + 1);
-    Totals& t = found[{group, resource}];
-    if (objects) {
-      t.objects += value;
-      if (t.objects > kMaxObjects) {
-        fail("more than 1e15 objects of " + gr + " (" + value_text +
-             " here): no etcd holds so many");
-      }
+    std::string resource, group;
+    if (name == kStorageObjects) {
+      // GroupResource.String(): "pods" for the core group, "deployments.apps" otherwise.
+      const std::string& gr = it->second;
+      const size_t dot = gr.find('.');
+      resource = gr.substr(0, dot);
+      group = dot == std::string::npos ? "" : gr.substr(dot + 1);
     } else {
+      // The 1.34+ gauges name the group in a label of its own ("" for the core group).
+      resource = it->second;
+      auto g = labels.find("group");
+      group = g == labels.end() ? "" : g->second;
+    }
+    const std::string gr = group.empty() ? resource : resource + "." + group;
+    Totals& t = found[{group, resource}];
+    if (name == kSizeEstimate) {
+      if (unknown) continue;  // no estimate: the documented default size stays
       t.bytes += value;
       t.has_bytes = true;
       if (t.bytes > kMaxBytes) {
         fail("more than 1e18 bytes of " + gr + " (" + value_text + " here): no etcd holds so much");
       }
+      continue;
+    }
+    const bool storage = name == kStorageObjects;
+    (storage ? t.has_storage : t.has_resource) = true;
+    if (unknown) {
+      (storage ? t.unknown_storage : t.unknown_resource) = true;
+      continue;
+    }
+    double& objects = storage ? t.storage_objects : t.resource_objects;
+    objects += value;
+    if (objects > kMaxObjects) {
+      fail("more than 1e15 objects of " + gr + " (" + value_text + " here): no etcd holds so many");
     }
   }
   std::vector<ResourceSpec> resources;
   for (const auto& [key, t] : found) {
+    if (!t.has_storage && !t.has_resource) continue;  // a size without a count
+    // apiserver_resource_objects when the scrape has it, else apiserver_storage_objects.
+    const bool use_resource = t.has_resource;
+    if (use_resource ? t.unknown_resource : t.unknown_storage) {
+      if (skipped)
+        skipped->push_back(key.first.empty() ? key.second : key.second + "." + key.first);
+      continue;
+    }
     ResourceSpec r;
     r.api_group = key.first;
     r.resource = key.second;
-    r.objects = static_cast<std::int64_t>(std::llround(t.objects));
+    r.objects = static_cast<std::int64_t>(
+        std::llround(use_resource ? t.resource_objects : t.storage_objects));
     if (t.has_bytes && r.objects > 0) {
       r.average_bytes =
           static_cast<std::int64_t>(std::llround(t.bytes / static_cast<double>(r.objects)));
@@ -140,8 +172,9 @@ std::vector<ResourceSpec> ResourcesFromMetricsText(std::string_view text,
   return resources;
 }
 
-std::vector<ResourceSpec> ResourcesFromMetricsFile(const std::string& path) {
-  return ResourcesFromMetricsText(ReadInputFile(path), path);
+std::vector<ResourceSpec> ResourcesFromMetricsFile(const std::string& path,
+                                                   std::vector<std::string>* skipped) {
+  return ResourcesFromMetricsText(ReadInputFile(path), path, skipped);
 }
 
 }  // namespace sim

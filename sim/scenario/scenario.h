@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "apf/virtual_time.h"
+#include "apf/work_estimator.h"
 #include "sim/io/input_error.h"
 
 namespace sim {
@@ -42,6 +43,8 @@ struct RequestTemplate {
   std::string query;  // URL query, e.g. "limit=500&resourceVersion=0"
   std::string path;   // non-resource path such as /healthz (then resource is empty)
   std::optional<DurationDistribution> service_time;  // overrides the apiserver's rules
+  // `seats`: replaces the work estimator's answer (no per-level cap applies).
+  std::optional<apf::WorkEstimate> seats;
   SourceLocation where;
 };
 
@@ -217,6 +220,8 @@ struct Scenario {
   std::vector<ObjectOverride> flow_control_overrides;
   std::vector<ResourceSpec> resources;
   std::string resources_from_metrics;  // the /metrics scrape the counts came from, if any
+  // Resources of that scrape left out because their count was -1 (not fetched).
+  std::vector<std::string> resources_skipped_from_metrics;
   std::vector<ClientSpec> clients;
   AuditLogSpec audit_log;
   std::vector<Expectation> expectations;  // spec.expect

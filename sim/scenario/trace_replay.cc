@@ -4,6 +4,7 @@
 #include <array>
 #include <set>
 
+#include "sim/io/csv.h"
 #include "sim/io/input_file.h"
 
 namespace sim {
@@ -38,39 +39,6 @@ std::optional<apf::Nanos> ParseDecimalSeconds(std::string_view text) {
   return whole * apf::kSecond + fraction;
 }
 
-bool SplitCsvLine(std::string_view line, std::vector<std::string>* fields) {
-  size_t used = 0;
-  auto next = [&]() -> std::string& {
-    if (used == fields->size()) fields->emplace_back();
-    std::string& f = (*fields)[used++];
-    f.clear();
-    return f;
-  };
-  std::string* field = &next();
-  bool quoted = false;
-  for (size_t i = 0; i < line.size(); ++i) {
-    const char ch = line[i];
-    if (quoted) {
-      if (ch == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-        *field += '"';
-        ++i;
-      } else if (ch == '"') {
-        quoted = false;
-      } else {
-        *field += ch;
-      }
-    } else if (ch == '"') {
-      quoted = true;
-    } else if (ch == ',') {
-      field = &next();
-    } else if (ch != '\r') {
-      *field += ch;
-    }
-  }
-  fields->resize(used);
-  return !quoted;
-}
-
 CsvTraceReader::CsvTraceReader(std::string path, std::string client_name, apf::Nanos start)
     : path_(std::move(path)), client_name_(std::move(client_name)), start_(start), in_(path_) {
   if (std::string why = WhyUnreadable(path_); !why.empty()) {
@@ -81,10 +49,13 @@ CsvTraceReader::CsvTraceReader(std::string path, std::string client_name, apf::N
     ++line_;
     if (line_ == 1) text_.erase(0, text_.size() - WithoutByteOrderMark(text_).size());
     if (text_.empty() || text_[0] == '#') continue;
-    if (!SplitCsvLine(text_, &fields_) || fields_.size() != kColumns.size()) break;
+    if (!SplitCsvRecord(text_, &fields_) || fields_.size() != kColumns.size()) break;
     for (size_t i = 0; i < kColumns.size(); ++i) {
       if (fields_[i] != kColumns[i]) break;
-      if (i + 1 == kColumns.size()) return;
+      if (i + 1 == kColumns.size()) {
+        lines_read_ = line_;
+        return;
+      }
     }
     break;
   }
@@ -98,10 +69,12 @@ void CsvTraceReader::Fail(int column, const std::string& field, const std::strin
 }
 
 bool CsvTraceReader::Next(ReplayRow* row) {
-  while (ReadInputLine(in_, text_, {path_, line_ + 1, 1})) {
-    ++line_;
+  for (;;) {
+    // A record may span lines (a quoted line break); errors name the line it starts on.
+    line_ = lines_read_ + 1;
+    if (!ReadCsvRecord(in_, &text_, &lines_read_, path_)) break;
     if (text_.empty() || text_ == "\r" || text_[0] == '#') continue;
-    if (!SplitCsvLine(text_, &fields_)) {
+    if (!SplitCsvRecord(text_, &fields_)) {
       // The quote left open is in the last field split so far.
       const size_t open = std::min(fields_.size(), kColumns.size()) - 1;
       Fail(0, std::string(kColumns[open]), "unterminated quote");

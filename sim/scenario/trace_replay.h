@@ -26,10 +26,6 @@ namespace sim {
 // is not a non-negative decimal number.
 std::optional<apf::Nanos> ParseDecimalSeconds(std::string_view text);
 
-// Splits one CSV line (RFC 4180 quoting, no embedded newlines); false on an unterminated
-// quote.
-bool SplitCsvLine(std::string_view line, std::vector<std::string>* fields);
-
 class CsvTraceReader : public ReplaySource {
  public:
   // Opens `path` and checks its header; throws InputError when it cannot. Rows are offset
@@ -48,10 +44,11 @@ class CsvTraceReader : public ReplaySource {
   std::string client_name_;
   apf::Nanos start_;
   std::ifstream in_;
-  int line_ = 0;
+  int line_ = 0;        // the line the current record starts on
+  int lines_read_ = 0;  // lines read so far
   apf::Nanos last_time_ = 0;
   std::int64_t rows_read_ = 0;
-  std::string text_;                 // the current line, reused
+  std::string text_;                 // the current record, reused
   std::vector<std::string> fields_;  // its fields, reused
 };
 

@@ -292,6 +292,11 @@ CompareOutcome RunCompare(const CompareRequest& request) {
 
   before.out_dir = dir + "/before";
   after.out_dir = dir + "/after";
+  if (request.openmetrics) {
+    before.openmetrics = after.openmetrics = request.openmetrics;
+    before.openmetrics->labels.emplace_back("side", "before");
+    after.openmetrics->labels.emplace_back("side", "after");
+  }
   const RunOutcome b = RunScenario(resolved_before, before);
   const RunOutcome a = RunScenario(resolved_after, after);
   outcome.comparison = CompareSummaries(b.summary, a.summary);

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/report/openmetrics.h"
 #include "sim/scenario/run_budget.h"
 
 namespace sim {
@@ -28,6 +29,9 @@ struct CompareRequest {
   std::optional<std::string> interval;        // --interval: both runs' report interval
   std::string out_dir;  // "": the runs go to a temporary folder, removed at the end
   RunBudget budget;     // for each of the two runs
+  // --openmetrics: each run writes its metrics.om, its series labelled side="before" or
+  // side="after" so that both can be backfilled into one Prometheus.
+  std::optional<OpenMetricsOptions> openmetrics;
 };
 
 struct CompareOutcome {

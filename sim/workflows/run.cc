@@ -102,6 +102,7 @@ RunOutcome RunScenario(const ResolvedRun& resolved, const RunRequest& request) {
   WorldOptions options;
   options.trace = request.trace;
   if (!request.trace.empty()) report.EnableTrace();
+  if (request.openmetrics) report.EnableOpenMetrics(*request.openmetrics);
   const WallClock::time_point wall_start = WallClock::now();
   if (!request.quiet) {
     for (const std::string& w : resolved.warnings) std::fprintf(stderr, "%s\n", w.c_str());

@@ -5,10 +5,12 @@
 #define SIM_WORKFLOWS_RUN_H_
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "sim/report/expectations.h"
+#include "sim/report/openmetrics.h"
 #include "sim/scenario/run_budget.h"
 #include "sim/workflows/run_inputs.h"
 
@@ -18,6 +20,8 @@ namespace sim {
 struct RunRequest : RunInputs {
   std::string out_dir;  // "" : out/<scenario name>
   std::string trace;
+  // --openmetrics: also write metrics.om (sim/report/openmetrics.h).
+  std::optional<OpenMetricsOptions> openmetrics;
   bool quiet = false;
   bool progress = false;  // show progress on stderr
   // False writes only summary.json and metrics.prom, not timeline.csv and clients.csv

@@ -13,6 +13,7 @@
 #include <sstream>
 #include <thread>
 
+#include "sim/io/csv.h"
 #include "sim/io/input_error.h"
 #include "sim/io/output_file.h"
 #include "sim/workflows/interrupt.h"
@@ -257,7 +258,7 @@ std::string SweepCsv(const std::vector<SweepAxis>& axes,
     for (const auto& [column, unused] : ClientColumns())
       header.push_back("client." + c + "." + column);
   }
-  out += fmt::format("{}\n", fmt::join(header, ","));
+  out += CsvRecord(header) + "\n";
   for (std::size_t k = 0; k < indices.size(); ++k) {
     std::vector<std::string> row;
     if (with_index) row.push_back(std::to_string(indices[k]));
@@ -279,7 +280,7 @@ std::string SweepCsv(const std::vector<SweepAxis>& axes,
                           : "");
       }
     }
-    out += fmt::format("{}\n", fmt::join(row, ","));
+    out += CsvRecord(row) + "\n";
   }
   return out;
 }
@@ -428,7 +429,8 @@ std::string MergeSweepParts(const std::vector<std::string>& texts,
       throw InputError({name, 1, 1}, "", fmt::format("part {}/{} is given twice", index, n));
     }
     std::string part_header;
-    std::getline(in, part_header);
+    int line_number = 1;
+    ReadCsvRecord(in, &part_header, &line_number);
     const std::string prefix = "grid_index,";
     if (part_header.rfind(prefix, 0) != 0) {
       throw InputError({name, 2, 1}, "", "the header does not start with grid_index");
@@ -452,11 +454,11 @@ std::string MergeSweepParts(const std::vector<std::string>& texts,
                        "before apfsim sweep --shard finished?");
     }
     const std::size_t columns = CsvFieldCount(part_header);
-    int line_number = 2;
-    while (std::getline(in, line)) {
-      ++line_number;
+    for (;;) {
+      const int row_line = line_number + 1;
+      if (!ReadCsvRecord(in, &line, &line_number)) break;
       if (CsvFieldCount(line) != columns + 1) {
-        throw InputError({name, line_number, 1}, "",
+        throw InputError({name, row_line, 1}, "",
                          fmt::format("a row of {} fields where the header has {}: the part was "
                                      "cut or edited",
                                      CsvFieldCount(line), columns + 1));

@@ -37,6 +37,7 @@ Apiserver::Apiserver(int index, const Scenario& scenario, const apf::FlowControl
       scenario_(scenario),
       service_time_(service_time),
       watch_list_gate_(FeatureGateEnabled(scenario.apiservers, "WatchList")),
+      consistent_reads_from_cache_(ConsistentReadsFromCache(scenario.apiservers)),
       request_timeout_(scenario.apiservers.request_timeout),
       rng_(scenario.seed, "apiserver-" + std::to_string(index) + "/service") {
   const ApiserverSpec& api = scenario.apiservers;
@@ -93,8 +94,7 @@ ListResult Apiserver::ListResultOf(const CompiledRequest& request,
   const bool initial_events =
       request.is_watch && apf::WatchSendsInitialEvents(info.query, watch_list_gate_);
   if (!is_list && !initial_events) return result;
-  result.from_cache =
-      !apf::ListDelegatedToStorage(info.query, scenario_.apiservers.consistent_list_from_cache);
+  result.from_cache = !apf::ListDelegatedToStorage(info.query, consistent_reads_from_cache_);
   const int res = request.resource;
   if (res < 0) return result;
   const ResourceSpec& spec = scenario_.resources[res];
@@ -114,8 +114,7 @@ ListResult Apiserver::ListResultOf(const CompiledRequest& request,
 ListPage Apiserver::ListPageOf(const CompiledRequest& request, const apf::RequestInfo& info) const {
   const int res = request.resource;
   if (!request.is_list || res < 0) return ListPage{};
-  const bool from_cache =
-      !apf::ListDelegatedToStorage(info.query, scenario_.apiservers.consistent_list_from_cache);
+  const bool from_cache = !apf::ListDelegatedToStorage(info.query, consistent_reads_from_cache_);
   return ServeListPage(info.query, MatchingObjects(scenario_.resources[res], info), from_cache);
 }
 

@@ -70,16 +70,22 @@ class Apiserver {
       e.service =
           service_time_->SampleRule(request.service_rule[list.from_cache ? 1 : 0], list, rng_);
     }
-    e.timeout_at = TimeoutAt(now, arrived, e.service, request_timeout_, request.long_running);
+    e.timeout_at = TimeoutAt(now, arrived, e.service, request_timeout_, request.long_running,
+                             backend_ != nullptr);
     return e;
   }
   // When the request timeout answers a handler that starts at `now` and runs `service`:
   // at `arrived + request_timeout` if it is still running then (at once if that time has
-  // passed), never for a long-running request or one done in time.
+  // passed), never for a long-running request or one done in time. On a shared backend
+  // `service` is full-speed work and a saturated backend stretches it by an amount known
+  // only as it happens, so the deadline is always returned: the world cancels it when the
+  // handler returns first (the timeout filter answers whatever makes the handler slow).
   static apf::Nanos TimeoutAt(apf::Nanos now, apf::Nanos arrived, apf::Nanos service,
-                              apf::Nanos request_timeout, bool long_running) {
+                              apf::Nanos request_timeout, bool long_running,
+                              bool shared_backend = false) {
     const apf::Nanos timeout_at = arrived + request_timeout;
-    if (long_running || now + service <= timeout_at) return apf::kNever;
+    if (long_running) return apf::kNever;
+    if (!shared_backend && now + service <= timeout_at) return apf::kNever;
     return timeout_at > now ? timeout_at : now;
   }
   // How long a watch that opened stays open (its ?timeoutSeconds or the server's draw).
@@ -123,7 +129,9 @@ class Apiserver {
   int index_;
   const Scenario& scenario_;
   const ServiceTimeModel* service_time_;
-  bool watch_list_gate_;  // the WatchList feature gate (on unless the scenario says)
+  bool watch_list_gate_;  // the WatchList feature gate (the version's default unless the scenario
+                          // says)
+  bool consistent_reads_from_cache_;  // ConsistentListFromCache and etcd's support
   apf::Nanos request_timeout_;
   apf::ObjectCountTracker objects_;
   std::unique_ptr<apf::FlowControl> flow_control_;

@@ -21,7 +21,8 @@ namespace sim {
 // are dispatched or rejected.
 class FlowMetrics {
  public:
-  // request_wait_duration_seconds buckets.
+  // requestDurationSecondsBuckets: request_wait_duration_seconds and
+  // request_execution_seconds.
   static constexpr std::array<double, 13> kWaitBuckets = {0,   .005, .02, .05, .1, .2, .5,
                                                           1.0, 2.0,  5.0, 10,  15, 30};
   struct WaitHistogram {
@@ -36,6 +37,15 @@ class FlowMetrics {
     std::uint64_t rejected[3] = {0, 0, 0};
     WaitHistogram wait_executed;  // execute="true" (time-outs included, a quirk)
     WaitHistogram wait_rejected;  // execute="false": rejected on arrival
+    // request_execution_seconds: dispatch to the handler's return (a watch: to its
+    // initial events), type="regular" and type="watch".
+    WaitHistogram execution_regular, execution_watch;
+  };
+  // The gauges apiserver_flowcontrol_current_{executing_requests,executing_seats,
+  // inqueue_requests} of one (replica, level, flow schema), read off the filter's
+  // requests when the metrics are written (World::CurrentFlowGauges).
+  struct Gauges {
+    std::int64_t executing_requests = 0, executing_seats = 0, inqueue_requests = 0;
   };
   using Key = std::tuple<int, int, int>;  // replica, level, flow schema (-1: none)
 

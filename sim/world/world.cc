@@ -215,7 +215,8 @@ void World::SendAttempt(apf::Nanos now, int c, const CallStep& step) {
   if (step.timeout_param_ns > 0) user_timeout = step.timeout_param_ns;
   const apf::Admission admission =
       rep.flow_control->Start(now, Ref(slot, a.generation), proc.user, call.info, user_timeout,
-                              rep.flow_control->classifier() ? &proc.subjects : nullptr);
+                              rep.flow_control->classifier() ? &proc.subjects : nullptr,
+                              call.request->tmpl->seats ? &*call.request->tmpl->seats : nullptr);
   OnAdmitted(now, static_cast<int>(slot), admission);
 }
 
@@ -332,7 +333,9 @@ void World::StartExecution(apf::Nanos now, int ai) {
   } else {
     engine_.At(now + e.service, Event{kExecDone, 0, ref});
   }
-  if (e.timeout_at != apf::kNever) engine_.At(e.timeout_at, Event{kGatewayTimeout, 0, ref});
+  // The queue-wait deadline's handle is spent once dispatched; it now names the 504.
+  if (e.timeout_at != apf::kNever)
+    a.timeout = engine_.At(e.timeout_at, Event{kGatewayTimeout, 0, ref});
 }
 
 void World::ScheduleBackend(int r) {
@@ -350,6 +353,12 @@ void World::OnExecDone(apf::Nanos now, int ai) {
   Replica& rep = *replicas_[a.replica];
   a.executing = false;
   a.finished = now;
+  engine_.Cancel(a.timeout);  // a 504 not yet due no longer applies
+  if (a.handle.valid() && rep.flow_control->apf_enabled() && a.dispatched >= 0) {
+    FlowMetrics::Series& m = metrics_.At(a.replica, a.handle.level, a.flow_schema);
+    (calls_[a.call].request->is_watch ? m.execution_watch : m.execution_regular)
+        .Observe(now - a.dispatched);
+  }
   if (a.outcome[0] == '\0') {
     a.outcome = a.event_rejected ? "rejected" : "completed";
     if (a.event_rejected) a.reason = "EventRateLimit";
@@ -543,6 +552,7 @@ void World::OnInterval(apf::Nanos now) {
     if (observer_) observer_->OnClientRow(interval_start_, c.spec->name, row);
   }
   interval_start_ = now;
+  if (observer_) observer_->OnIntervalEnd(now);
 }
 
 void World::HandleEvent(apf::Nanos now, const Event& event) {
@@ -679,6 +689,23 @@ void World::EmitTrace(int ai) {
   r.status = a.status;
   r.retry_after = a.retry_after;
   observer_->OnTrace(TraceJsonLine(r));
+}
+
+std::map<FlowMetrics::Key, FlowMetrics::Gauges> World::CurrentFlowGauges() const {
+  std::map<FlowMetrics::Key, FlowMetrics::Gauges> gauges;
+  for (std::uint32_t slot = 0; slot < attempts_.size(); ++slot) {
+    const Attempt& a = attempts_[slot];
+    if (!a.live || !a.handle.valid()) continue;
+    if (!replicas_[a.replica]->flow_control->apf_enabled()) continue;
+    FlowMetrics::Gauges& g = gauges[{a.replica, a.handle.level, a.flow_schema}];
+    if (a.executing || a.pending_release) {
+      ++g.executing_requests;
+      g.executing_seats += a.seats;
+    } else if (a.dispatched < 0) {
+      ++g.inqueue_requests;
+    }
+  }
+  return gauges;
 }
 
 StopReason World::Run() {

@@ -55,6 +55,9 @@ class WorldObserver {
   virtual void OnLevelRow(apf::Nanos start, int replica, const std::string& level,
                           const LevelRow& row) = 0;
   virtual void OnClientRow(apf::Nanos start, const std::string& client, const ClientRow& row) = 0;
+  // Every row of the interval that ends at `end` was handed over; the world's counters and
+  // gauges are those of that instant (`apfsim run --openmetrics` takes its snapshot).
+  virtual void OnIntervalEnd(apf::Nanos end) { (void)end; }
   // A debug dump instant: the observer reads the replicas' filters.
   virtual void OnDump(apf::Nanos now, int dump_index) = 0;
   // A traced request's story (only when tracing is on for it).
@@ -113,6 +116,11 @@ class World : public EventHandler {
   };
   std::optional<RequestDetails> DetailsOf(std::uint64_t request_id) const;
   const FlowMetrics& flow_metrics() const { return metrics_; }
+  const Scenario& scenario() const { return scenario_; }
+  // The current per-flow-schema gauges of every (replica, level, flow schema) holding a
+  // request now (APF only): executing (seats held through the additional latency
+  // included, as queueset.go counts them until finishRequestLocked) or waiting.
+  std::map<FlowMetrics::Key, FlowMetrics::Gauges> CurrentFlowGauges() const;
 
  private:
   struct Replica;

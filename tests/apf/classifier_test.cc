@@ -440,6 +440,41 @@ TEST_CASE("a request no schema matches falls back to catch-all", "[classifier][c
   CHECK(r.distinguisher == "");  // catch-all rejects: no queues
 }
 
+TEST_CASE("without the defaults a FlowSchema naming exempt is matched, not dangling",
+          "[classifier][config]") {
+  // The config producer (pkg/registry/flowcontrol/ensurer, EnsureConfigurations) creates
+  // the mandatory exempt and catch-all levels before the filter digests anything, so a
+  // FlowSchema of our own that names exempt finds its level (issue 16). Before, the level
+  // was only imagined by the digest after the FlowSchemas had been checked, and the
+  // schema was dropped as dangling: its requests went to catch-all and were refused.
+  const sim::FlowControlManifests m = sim::ParseFlowControlYaml(R"(
+apiVersion: flowcontrol.apiserver.k8s.io/v1
+kind: FlowSchema
+metadata: {name: ops-exempt}
+spec:
+  matchingPrecedence: 500
+  priorityLevelConfiguration: {name: exempt}
+  rules:
+  - subjects: [{kind: User, user: {name: ops}}]
+    nonResourceRules: [{verbs: ["*"], nonResourceURLs: ["*"]}]
+    resourceRules: [{verbs: ["*"], apiGroups: ["*"], resources: ["*"], namespaces: ["*"],
+                     clusterScope: true}]
+)",
+                                                                "test.yaml");
+  const auto setup = sim::BuildFlowControl({1, 36}, m, /*with_bootstrap=*/false);
+  CHECK(setup.config.dangling_flow_schemas.empty());
+  // exempt (precedence 1), ops-exempt (500), catch-all (10000).
+  REQUIRE(setup.config.flow_schemas.size() == 3);
+  CHECK(setup.config.flow_schemas[1].metadata.name == "ops-exempt");
+  // Both mandatory levels are real objects now, none imagined.
+  for (const auto& pl : setup.config.priority_levels) CHECK_FALSE(pl.imagined);
+  const Classifier c(setup.config);
+  const Result r =
+      Classify(c, apf::AuthenticatedUser("ops"), ResourceRequest("list", "", "pods", ""));
+  CHECK(r.flow_schema == "ops-exempt");
+  CHECK(r.priority_level == "exempt");
+}
+
 namespace {
 
 // A plain reading of rule.go, for the comparative test: matchesFlowSchema on the API

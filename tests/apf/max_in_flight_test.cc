@@ -66,12 +66,25 @@ TEST_CASE("system:masters is served when the pool is full, without a slot", "[ma
 TEST_CASE("A zero limit leaves its class unlimited; both zero remove the filter", "[maxinflight]") {
   auto post = apf::NewRequestInfo("POST", "/api/v1/namespaces/a/configmaps", "");
   auto get = apf::NewRequestInfo("GET", "/api/v1/namespaces/a/configmaps", "");
+  // maxinflight.go: a limit of 0 makes a nil channel, and the handler is called
+  // directly. The requests are still counted (issue 16): the simulator's pool reports
+  // what it serves, 50 in flight here, without Go's watermark seeing them.
   apf::MaxInFlightFilter reads_only(1, 0);
-  for (int i = 0; i < 50; ++i) CHECK(Send(reads_only, post).decision == Decision::kServedUntracked);
+  for (int i = 0; i < 50; ++i) CHECK(Send(reads_only, post).decision == Decision::kServedUnlimited);
+  CHECK(reads_only.in_flight(apf::InFlightKind::kMutating) == 50);
+  CHECK(reads_only.TakeWatermark(apf::InFlightKind::kMutating) == 0);
   CHECK(Send(reads_only, get).decision == Decision::kServed);
   CHECK(Send(reads_only, get).decision == Decision::kRejected);
+  reads_only.Release(apf::InFlightKind::kMutating);
+  CHECK(reads_only.in_flight(apf::InFlightKind::kMutating) == 49);
+  CHECK(reads_only.TakeWatermark(apf::InFlightKind::kMutating) == 0);
   apf::MaxInFlightFilter none(0, 0);
-  CHECK(Send(none, get).decision == Decision::kServedUntracked);
+  CHECK(Send(none, get).decision == Decision::kServedUnlimited);
+  CHECK(none.in_flight(apf::InFlightKind::kReadOnly) == 1);
+  // A watch is long-running: it bypasses the filter and is not counted.
+  CHECK(Send(none, apf::NewRequestInfo("GET", "/api/v1/pods", "watch=true")).decision ==
+        Decision::kServedUntracked);
+  CHECK(none.in_flight(apf::InFlightKind::kReadOnly) == 1);
 }
 
 TEST_CASE("The in-flight watermark is the per-period maximum", "[maxinflight]") {

@@ -172,7 +172,7 @@ TEST_CASE("plot.py --index writes a page with each run's levels, clients and plo
   CHECK(page.find(">155<") != std::string::npos);
   // Every picture is linked relative to the page and exists: the comparison, and per run
   // two replicas and the clients.
-  std::regex src("src=\"([^\"]+)\"");
+  std::regex src("<img src=\"([^\"]+)\"");
   std::set<std::string> pictures;
   for (auto it = std::sregex_iterator(page.begin(), page.end(), src); it != std::sregex_iterator();
        ++it) {
@@ -185,7 +185,20 @@ TEST_CASE("plot.py --index writes a page with each run's levels, clients and plo
                                           "run-a/plot-apiserver-1.png", "run-a/clients.png",
                                           "run-b/plot-apiserver-0.png",
                                           "run-b/plot-apiserver-1.png", "run-b/clients.png"});
-  CHECK(page.find("<script") == std::string::npos);
+  // The timelines are drawn in the page by the uPlot inlined into it: no script is
+  // fetched from anywhere (tests/ci/page_test.sh checks in a browser that they render).
+  CHECK(page.find("<script src") == std::string::npos);
+  CHECK(page.find("id=\"timelines-root\"") != std::string::npos);
+  CHECK(page.find("uPlot") != std::string::npos);
+  // The data of the overlaid timelines: every active level of both runs on both replicas
+  // (tenant-sweep only in run-b's), and the fixtures' marks.
+  const size_t data_at = page.find("<script type=\"application/json\" id=\"timelines-data\">");
+  REQUIRE(data_at != std::string::npos);
+  const std::string data = page.substr(data_at, page.find("</script>", data_at) - data_at);
+  for (const char* name : {"\"level\":\"workload-low\"", "\"level\":\"tenant-sweep\"",
+                           "\"replica\":\"apiserver-1\"", "\"client\":\"tenant-operator\""}) {
+    CHECK(data.find(name) != std::string::npos);
+  }
 }
 
 TEST_CASE("plot.py rejects a timeline.csv with a wrong header: exit 2, file named, no PNG",

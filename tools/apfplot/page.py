@@ -1,15 +1,18 @@
-"""The HTML page of runs (tools/plot.py --index): inline CSS, no JavaScript, relative links
+"""The HTML page of runs (tools/plot.py --index): inline CSS and scripts, relative links
 to the PNGs. The comparison picture if given, the runs' main figures side by side when
-there are several, then each run's summary tables (per priority level and per client, the whole
-cluster and each replica) and its plots; a plot not drawn yet is named as missing.
+there are several, the interactive timelines of every run overlaid (apfplot/timelines.py),
+then each run's summary tables (per priority level and per client, the whole cluster and
+each replica) and its plots; a plot not drawn yet is named as missing.
 
-Reads only summary.json, so it needs no matplotlib. Tested by tests/cli/plot_test.cc.
+Reads summary.json, timeline.csv and clients.csv, and needs no matplotlib. Tested by
+tests/cli/plot_test.cc and tests/ci/page_test.sh.
 """
 
 import html
 import os
 import sys
 
+from apfplot import timelines
 from apfplot.atomic import write_atomically
 from apfplot.formatting import fmt_clock, fmt_count, fmt_duration, fmt_interval, fmt_seconds
 from apfplot.runfiles import REJECT_REASONS, Run, safe_name, sort_clients, sort_levels
@@ -191,7 +194,8 @@ def write_index(out_html, run_dirs, compare_png):
         anchors.append("run-%d-%s" % (i + 1, safe_name(r.name)))
     parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
              '<meta name="viewport" content="width=device-width, initial-scale=1">',
-             "<title>%s</title>" % html.escape(title), "<style>%s</style></head><body>" % CSS,
+             "<title>%s</title>" % html.escape(title),
+             "<style>%s%s</style></head><body>" % (CSS, timelines.head_css()),
              "<h1>apfsim runs</h1>",
              '<p class="meta">Simulated Kubernetes API Priority and Fairness. Each run below has '
              "its summary (seats are APF's unit of concurrency; a level's nominalCL is its "
@@ -199,6 +203,7 @@ def write_index(out_html, run_dirs, compare_png):
              "<nav>%s%s%s</nav>" % (
                  '<a href="#overview">side by side</a>' if len(runs) > 1 else "",
                  '<a href="#compare">comparison picture</a>' if compare_png else "",
+                 '<a href="#timelines">timelines</a>' +
                                   "".join('<a href="#%s">%s</a>' % (a, html.escape(r.title()))
                                           for a, r in zip(anchors, runs)))]
     if len(runs) > 1:
@@ -209,6 +214,7 @@ def write_index(out_html, run_dirs, compare_png):
                      % _figure(html_dir, os.path.abspath(compare_png),
                                "Two runs side by side (tools/plot.py --compare), each row on "
                                "one scale"))
+    parts.append(timelines.section(runs, [run_letter(i) for i in range(len(runs))]))
     for anchor, r in zip(anchors, runs):
         parts.append(run_section(r, html_dir, anchor))
     parts.append("</body></html>\n")

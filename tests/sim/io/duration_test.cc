@@ -59,3 +59,22 @@ TEST_CASE("printing then parsing gives the same duration", "[duration][property]
     CHECK(ParseDuration(FormatDuration(d)) == d);
   }
 }
+
+TEST_CASE("long fractions give the nanosecond time.ParseDuration gives", "[duration]") {
+  // Go computes a fraction's nanoseconds as uint64(float64(f) * (float64(unit) / scale))
+  // (src/time/format.go ParseDuration), f the fraction's digits taken while they fit in
+  // 63 bits and scale a float64 power of ten. The expected values below are that formula
+  // in IEEE double arithmetic (Python's float is the same type):
+  //   0.60815753105h: 60815753105 * (3.6e12 / 1e11 = 36) = 2189367111780 exactly (the
+  //     former long double f * unit / scale lost a unit: 2189367111779);
+  //   0.02867190211000h: 2867190211000 * (3.6e12 / 1e14) = 103218847595.99999..., so
+  //     103218847595, where exact arithmetic gives 103218847596: Go's answer is kept;
+  //   0.38276952830000m: 38276952830000 * (6e10 / 1e14) -> 22966171697 (exact: ...698).
+  CHECK(ParseDuration("0.60815753105h") == 2189367111780);
+  CHECK(ParseDuration("0.02867190211000h") == 103218847595);
+  CHECK(ParseDuration("0.38276952830000m") == 22966171697);
+  // Digits past what 63 bits hold are read and ignored (leadingFraction's overflow): f is
+  // 1234567890123456789 (19 digits) and scale 1e19, 123456789.01... ns.
+  CHECK(ParseDuration("1.12345678901234567890123s") == kSecond + 123456789);
+  CHECK(ParseDuration("1.5s") == 1500 * kMillisecond);
+}

@@ -95,23 +95,21 @@ TEST_CASE("dump_requests of the tiny fixture at 1.5 s", "[dumps]") {
   // index -1. The FlowDistingsher (sic) is the user, alice (ByUser, and the level has more
   // than one queue, 2.4). A GET is 1 seat with no final seats and no additional latency
   // (6.1); a waiting request's StartTime is Go's zero time. APIVersion is "v1" for the core
-  // group. APIPath is empty, where Go prints RequestInfo.Path
-  // (/api/v1/namespaces/lab/pods/web-1): the simulator keeps a path only for non-resource
-  // requests (the test below expects the spec's value and is marked as failing).
+  // group. APIPath is RequestInfo.Path, the URL path requestinfo.go parsed
+  // (/api/v1/namespaces/lab/pods/web-1); its column is as wide as that path, its comma
+  // and one space of padding (35).
   CHECK(Dump(scratch, "requests") ==
-      "PriorityLevelName, FlowSchemaName, QueueIndex, RequestIndexInQueue, FlowDistingsher, ArriveTime,             InitialSeats, FinalSeats, AdditionalLatency, StartTime,            UserName, Verb,   APIPath, Namespace, Name,   APIVersion, Resource, SubResource\n"
-      "lab,               global-default, 1,          0,                   alice,           2026-01-01T00:00:01.2Z, 1,            0,          0s,                0001-01-01T00:00:00Z, alice,    get,    ,        lab,       web-1,  v1,         pods,     \n"
-      "lab,               global-default, 1,          1,                   alice,           2026-01-01T00:00:01.4Z, 1,            0,          0s,                0001-01-01T00:00:00Z, alice,    get,    ,        lab,       web-2,  v1,         pods,     \n"
-      "lab,               global-default, 1,          -1,                  alice,           2026-01-01T00:00:01Z,   1,            0,          0s,                2026-01-01T00:00:01Z, alice,    get,    ,        lab,       web-0,  v1,         pods,     \n");
+      "PriorityLevelName, FlowSchemaName, QueueIndex, RequestIndexInQueue, FlowDistingsher, ArriveTime,             InitialSeats, FinalSeats, AdditionalLatency, StartTime,            UserName, Verb,   APIPath,                           Namespace, Name,   APIVersion, Resource, SubResource\n"
+      "lab,               global-default, 1,          0,                   alice,           2026-01-01T00:00:01.2Z, 1,            0,          0s,                0001-01-01T00:00:00Z, alice,    get,    /api/v1/namespaces/lab/pods/web-1, lab,       web-1,  v1,         pods,     \n"
+      "lab,               global-default, 1,          1,                   alice,           2026-01-01T00:00:01.4Z, 1,            0,          0s,                0001-01-01T00:00:00Z, alice,    get,    /api/v1/namespaces/lab/pods/web-2, lab,       web-2,  v1,         pods,     \n"
+      "lab,               global-default, 1,          -1,                  alice,           2026-01-01T00:00:01Z,   1,            0,          0s,                2026-01-01T00:00:01Z, alice,    get,    /api/v1/namespaces/lab/pods/web-0, lab,       web-0,  v1,         pods,     \n");
 }
 // clang-format on
 
-TEST_CASE("dump_requests names a resource request's URL path in APIPath", "[dumps][!shouldfail]") {
+TEST_CASE("dump_requests names a resource request's URL path in APIPath", "[dumps]") {
   // APF-SPEC 7.1 and apf_controller_debug.go print RequestInfo.Path, which the request
-  // info factory sets for every request. The simulator leaves it empty for resource
-  // requests; filling it changes every dump the simulator writes, so it waits for a round
-  // that may change outputs. When it is fixed this test fails: drop [!shouldfail] then,
-  // and the APIPath cells above.
+  // info factory sets for every request; the simulator rebuilds it from the request's
+  // group, version, namespace, resource and name.
   const test_support::ScratchDir scratch("apfsim-dumps");
   RunTiny(scratch);
   CHECK(Dump(scratch, "requests").find("/api/v1/namespaces/lab/pods/web-0") != std::string::npos);

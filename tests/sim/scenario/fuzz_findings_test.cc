@@ -80,11 +80,11 @@ TEST_CASE("metrics object counts and sizes too large for int64 are refused", "[f
   e = ErrorOf([] {
     sim::ResourcesFromMetricsText(
         "apiserver_storage_objects{resource=\"pods\"} "
-        "1\napiserver_storage_size_bytes{resource=\"pods\"} 1e300\n",
+        "1\napiserver_resource_size_estimate_bytes{group=\"\",resource=\"pods\"} 1e300\n",
         "m.prom");
   });
   CHECK(e.where().line == 2);
-  CHECK(e.field_path() == "apiserver_storage_size_bytes");
+  CHECK(e.field_path() == "apiserver_resource_size_estimate_bytes");
   // Counts up to the limit are kept.
   const auto resources = sim::ResourcesFromMetricsText(
       "apiserver_storage_objects{resource=\"pods\"} 1e15\n", "m.prom");

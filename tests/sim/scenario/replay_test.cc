@@ -71,13 +71,6 @@ TEST_CASE("decimal seconds and RFC 3339 times parse exactly", "[replay]") {
   CHECK_FALSE(sim::ParseRfc3339("2026-12-02T10:05:00"));
 }
 
-TEST_CASE("CSV fields split with RFC 4180 quoting", "[replay]") {
-  std::vector<std::string> f;
-  REQUIRE(sim::SplitCsvLine("1,\"a,b\",\"say \"\"hi\"\"\",,x", &f));
-  CHECK(f == std::vector<std::string>{"1", "a,b", "say \"hi\"", "", "x"});
-  CHECK_FALSE(sim::SplitCsvLine("1,\"open", &f));
-}
-
 TEST_CASE("a trace's rows are called at start plus their time and run for their service time",
           "[replay][trace]") {
   const test_support::ScratchDir scratch("apfsim-replay-timing");
@@ -226,12 +219,12 @@ TEST_CASE("the sample audit log replays with one client per identity", "[replay]
   CHECK(out.summary["clients"]["bob"]["calls"] == 5);
 }
 
-TEST_CASE("object counts come from apiserver_storage_objects and size_bytes", "[replay][metrics]") {
+TEST_CASE("object counts come from apiserver_storage_objects", "[replay][metrics]") {
   const auto resources = sim::ResourcesFromMetricsText(
       "# TYPE apiserver_storage_objects gauge\n"
       "apiserver_storage_objects{resource=\"pods\"} 2400\n"
       "apiserver_storage_objects{resource=\"deployments.apps\"} 340\n"
-      "apiserver_storage_size_bytes{resource=\"pods\",storage_cluster_id=\"a\"} 1.92e+07\n"
+      "apiserver_storage_size_bytes{storage_cluster_id=\"etcd-0\"} 1.92e+07\n"
       "apiserver_request_total{code=\"200\"} 5\n",
       "scrape");
   REQUIRE(resources.size() == 2);
@@ -239,10 +232,13 @@ TEST_CASE("object counts come from apiserver_storage_objects and size_bytes", "[
   CHECK(resources[0].api_group == "");
   CHECK(resources[0].resource == "pods");
   CHECK(resources[0].objects == 2400);
-  CHECK(resources[0].average_bytes == 8000);  // 1.92e7 / 2400
+  // apiserver_storage_size_bytes is the etcd database file of a storage cluster
+  // (storage_cluster_id, k8s.io/apiserver pkg/storage/etcd3/metrics/metrics.go), not a
+  // resource's bytes: sizes stay ResourceSpec's documented default of 1000.
+  CHECK(resources[0].average_bytes == sim::ResourceSpec{}.average_bytes);
   CHECK(resources[1].api_group == "apps");
   CHECK(resources[1].resource == "deployments");
-  CHECK(resources[1].average_bytes == sim::ResourceSpec{}.average_bytes);  // no size series
+  CHECK(resources[1].average_bytes == sim::ResourceSpec{}.average_bytes);
   try {
     sim::ResourcesFromMetricsText("# x\napiserver_storage_objects{resource=\"pods\"} many\n",
                                   "scrape");
@@ -250,6 +246,67 @@ TEST_CASE("object counts come from apiserver_storage_objects and size_bytes", "[
   } catch (const sim::InputError& e) {
     CHECK(e.where().line == 2);
   }
+}
+
+TEST_CASE("a real scrape: -1 counts skipped, the 1.34 gauges read with their group label",
+          "[replay][metrics]") {
+  // storage metrics.go: "In case of a fetching error, the value will be -1". 1.34
+  // (kubernetes#132965) adds apiserver_resource_objects{group, resource} beside the
+  // deprecated apiserver_storage_objects, with the same value: the new one is read, the
+  // two are not added. apiserver_resource_size_estimate_bytes (kubernetes#132893) is the
+  // resource's total size: 3.2e8 bytes over 40000 objects is 8000 bytes each.
+  std::vector<std::string> skipped;
+  const auto resources = sim::ResourcesFromMetricsText(
+      "apiserver_storage_objects{resource=\"secrets\"} -1\n"
+      "apiserver_storage_objects{resource=\"tenantbindings.platform.example.com\"} 40000\n"
+      "apiserver_resource_objects{group=\"platform.example.com\",resource=\"tenantbindings\"} "
+      "40000\n"
+      "apiserver_resource_size_estimate_bytes{group=\"platform.example.com\","
+      "resource=\"tenantbindings\"} 3.2e+08\n"
+      "apiserver_resource_objects{group=\"apps\",resource=\"deployments\"} -1\n"
+      "apiserver_storage_objects{resource=\"deployments.apps\"} 12\n"
+      "apiserver_resource_objects{group=\"\",resource=\"pods\"} 7\n",
+      "scrape", &skipped);
+  REQUIRE(resources.size() == 2);
+  CHECK(resources[0].resource == "pods");
+  CHECK(resources[0].objects == 7);
+  CHECK(resources[1].resource == "tenantbindings");
+  CHECK(resources[1].objects == 40000);  // not 80000
+  CHECK(resources[1].average_bytes == 8000);
+  // deployments: the 1.34 gauge says -1 and wins over the old one's 12. In (group,
+  // resource) order: the core group first.
+  CHECK(skipped == std::vector<std::string>{"secrets", "deployments.apps"});
+  // Other negative values are still refused.
+  CHECK_THROWS_AS(
+      sim::ResourcesFromMetricsText("apiserver_storage_objects{resource=\"pods\"} -2\n", "s"),
+      sim::InputError);
+}
+
+TEST_CASE("a run names the resources its scrape could not count", "[replay][metrics]") {
+  // A -1 count leaves the resource out (no `resources` entry); summary.json names it under
+  // resourcesFromMetrics.skipped and the terminal table says so.
+  const test_support::ScratchDir scratch("apfsim-scrape");
+  std::ofstream(scratch.path() / "scrape.prom")
+      << "apiserver_resource_objects{group=\"\",resource=\"secrets\"} -1\n"
+         "apiserver_resource_objects{group=\"\",resource=\"pods\"} 10\n";
+  const fs::path file = scratch.path() / "scenario.yaml";
+  std::ofstream(file) << R"(apiVersion: apfsim/v1alpha1
+kind: Scenario
+metadata: {name: scrape}
+spec:
+  duration: 1s
+  resourcesFromMetrics: scrape.prom
+  clients:
+  - name: reader
+    user: alice
+    traffic:
+    - constant: {rate: 1, request: {verb: list, resource: pods, namespace: a}}
+)";
+  const test_support::ScratchDir out("apfsim-scrape-out");
+  const sim::RunOutcome run = Run(file.string(), "", out);
+  CHECK(run.summary["resourcesFromMetrics"]["skipped"] == nlohmann::json::array({"secrets"}));
+  CHECK(run.table.find("resourcesFromMetrics: skipped secrets (object count -1 in the scrape)") !=
+        std::string::npos);
 }
 
 TEST_CASE("explicit resources override the counts from metrics", "[replay][metrics]") {
@@ -262,8 +319,8 @@ TEST_CASE("explicit resources override the counts from metrics", "[replay][metri
     FAIL("no resource " + resource);
     return sim::ResourceSpec{};
   };
-  // sample-metrics.prom says 3.2e8 bytes for 40000 tenantbindings (8000 each); the
-  // scenario's own entry says 9000 and wins.
+  // sample-metrics.prom estimates 3.2e8 bytes for 40000 tenantbindings (8000 each); the
+  // scenario's own entry says 9000 and wins. Pods: 1.92e7 / 2400 = 8000.
   CHECK(find("platform.example.com", "tenantbindings").average_bytes == 9000);
   CHECK(find("", "pods").objects == 2400);
   CHECK(find("", "pods").average_bytes == 8000);
