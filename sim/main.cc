@@ -4,6 +4,7 @@
 #include <csignal>
 #include <exception>
 #include <iostream>
+#include <new>
 #include <string>
 
 #include "sim/cli/command.h"
@@ -73,6 +74,14 @@ int main(int argc, char** argv) {
   } catch (const boost::program_options::error& e) {
     std::cerr << "apfsim " << command->name << ": " << e.what() << " (see apfsim " << command->name
               << " --help)\n";
+    return sim::cli::kExitBadInput;
+  } catch (const std::bad_alloc&) {
+    // Running out of memory is the input's doing (a scenario too large for the machine), not
+    // a bug: what was begun is removed as the stack unwinds, and the message says what to do.
+    std::cerr << "apfsim " << command->name
+              << ": error: out of memory: the scenario needs more memory than this machine "
+                 "gives (check its rates, counts and sizes; --max-pending-calls bounds the calls "
+                 "a run holds at once); no output was written\n";
     return sim::cli::kExitBadInput;
   } catch (const std::exception& e) {
     std::cerr << "apfsim " << command->name << ": internal error: " << e.what() << "\n";

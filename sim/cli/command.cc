@@ -5,6 +5,9 @@
 #include <iterator>
 #include <sstream>
 
+#include "sim/io/input_error.h"
+#include "sim/io/input_file.h"
+
 namespace po = boost::program_options;
 
 namespace sim::cli {
@@ -13,6 +16,32 @@ namespace {
 std::vector<CommandSpec>& Registry() {
   static std::vector<CommandSpec> registry;
   return registry;
+}
+
+// boost's lexical_cast reads "-1" into an unsigned option as 2^64 - 1, so `--seed -1` would
+// be a different seed and `--max-events -5` no limit at all: an unsigned option's value that
+// starts with a minus sign is refused here, for every command at once.
+void RefuseNegativeUnsigned(const po::parsed_options& parsed,
+                            const po::options_description& options) {
+  for (const po::option& o : parsed.options) {
+    const po::option_description* d = options.find_nothrow(o.string_key, false);
+    if (!d) continue;
+    const po::value_semantic* semantic = d->semantic().get();
+    const bool is_unsigned =
+        dynamic_cast<const po::typed_value<unsigned long>*>(semantic) ||
+        dynamic_cast<const po::typed_value<unsigned long long>*>(semantic) ||
+        dynamic_cast<const po::typed_value<unsigned int>*>(semantic) ||
+        dynamic_cast<const po::typed_value<std::vector<unsigned long>>*>(semantic) ||
+        dynamic_cast<const po::typed_value<std::vector<unsigned long long>>*>(semantic);
+    if (!is_unsigned) continue;
+    for (const std::string& token : o.value) {
+      const std::size_t first = token.find_first_not_of(" \t");
+      if (first != std::string::npos && token[first] == '-') {
+        throw InputError({"--" + o.string_key, 0, 0}, "",
+                         "must be a non-negative integer, got " + token);
+      }
+    }
+  }
 }
 
 }  // namespace
@@ -43,7 +72,9 @@ bool ParseCommandLine(const Args& args, const std::string& usage, po::options_de
   auto parser = po::command_line_parser(args).options(options);
   po::positional_options_description none;
   parser.positional(positional ? *positional : none);
-  po::store(parser.run(), values);
+  const po::parsed_options parsed = parser.run();
+  RefuseNegativeUnsigned(parsed, options);
+  po::store(parsed, values);
   if (values.count("help")) {
     std::cout << "usage: " << usage << "\n\n" << options << "\n" << ExamplesBlock(examples);
     return false;
@@ -60,10 +91,6 @@ std::string ExamplesBlock(const std::string& examples) {
   return out;
 }
 
-std::string ReadStdin() {
-  std::ostringstream buffer;
-  buffer << std::cin.rdbuf();
-  return buffer.str();
-}
+std::string ReadStdin() { return ReadInputStream(std::cin, "<stdin>"); }
 
 }  // namespace sim::cli

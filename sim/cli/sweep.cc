@@ -15,6 +15,7 @@
 #include "sim/cli/run_options.h"
 #include "sim/io/duration.h"
 #include "sim/io/input_error.h"
+#include "sim/io/input_file.h"
 #include "sim/io/output_file.h"
 #include "sim/report/plot_tool.h"
 #include "sim/workflows/interrupt.h"
@@ -41,9 +42,7 @@ int RunMerge(const Args& args) {
   }
   std::vector<std::string> texts;
   for (const std::string& p : parts) {
-    std::ifstream in(p, std::ios::binary);
-    if (!in) throw InputError({p, 0, 0}, "", "cannot read the file");
-    texts.emplace_back(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    texts.push_back(ReadInputFile(p));
   }
   WriteOutputFile(out, MergeSweepParts(texts, parts));
   std::cout << "merged " << parts.size() << " parts into " << out << "\n";

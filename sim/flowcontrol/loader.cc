@@ -9,6 +9,9 @@
 namespace sim {
 namespace {
 
+void NoteDefaultedQueuing(const apf::PriorityLevelConfiguration& before,
+                          const apf::PriorityLevelConfiguration& after, ManifestSource* source);
+
 // Records where each field of one object was, by its path inside the object.
 class Tracker {
  public:
@@ -270,9 +273,34 @@ void ReadOne(const YamlValue& value, FlowControlManifests& out) {
     apf::PriorityLevelConfiguration pl = ReadPriorityLevel(tracker, object);
     object.Finish();
     if (api_version == kFlowControlV1beta3) apf::ConvertV1beta3PriorityLevelConfiguration(pl);
+    const apf::PriorityLevelConfiguration as_written = pl;
     apf::SetPriorityLevelConfigurationDefaults(pl);
+    NoteDefaultedQueuing(as_written, pl, &source);
     out.priority_levels.push_back({std::move(pl), std::move(source)});
   }
+}
+
+}  // namespace
+
+namespace {
+
+// Records the queuing fields written as 0 (not left out) that defaulting changed.
+void NoteDefaultedQueuing(const apf::PriorityLevelConfiguration& before,
+                          const apf::PriorityLevelConfiguration& after, ManifestSource* source) {
+  if (!before.spec.limited || !before.spec.limited->limit_response.queuing) return;
+  const auto& b = *before.spec.limited->limit_response.queuing;
+  const auto& a = *after.spec.limited->limit_response.queuing;
+  const std::string path = "spec.limited.limitResponse.queuing.";
+  auto note = [&](const char* name, std::int64_t was, std::int64_t now) {
+    if (was != now && source->fields.count(path + name)) {
+      source->defaulted[path + name] = std::string(name) + ": " + std::to_string(was) +
+                                       " as written, which the apiserver defaults to " +
+                                       std::to_string(now);
+    }
+  };
+  note("handSize", b.hand_size, a.hand_size);
+  note("queues", b.queues, a.queues);
+  note("queueLengthLimit", b.queue_length_limit, a.queue_length_limit);
 }
 
 }  // namespace
@@ -402,8 +430,11 @@ std::vector<InputError> ValidateManifests(const FlowControlManifests& manifests)
   auto add = [&](const char* kind, const std::string& name, const ManifestSource& src,
                  const std::vector<apf::FieldError>& field_errors) {
     for (const apf::FieldError& e : field_errors) {
-      errors.emplace_back(src.LocationOf(e.field), src.FullPath(e.field),
-                          std::string(kind) + " \"" + name + "\" is invalid: " + e.Body());
+      const auto defaulted = src.defaulted.find(e.field);
+      errors.emplace_back(
+          src.LocationOf(e.field), src.FullPath(e.field),
+          std::string(kind) + " \"" + name + "\" is invalid: " + e.Body() +
+              (defaulted == src.defaulted.end() ? std::string() : " (" + defaulted->second + ")"));
     }
   };
   for (const LoadedPriorityLevel& pl : manifests.priority_levels) {

@@ -38,6 +38,10 @@ struct ManifestSource {
   std::string api_version;  // as written: ".../v1" or ".../v1beta3"
   // Where each field read was, keyed by its path inside the object ("spec.limited").
   std::map<std::string, SourceLocation> fields;
+  // Fields written as 0 that the apiserver's defaulting replaced ("spec.limited.
+  // limitResponse.queuing.handSize" -> "0, defaulted to 8"), so that a message about the
+  // value validation saw can say where it came from.
+  std::map<std::string, std::string> defaulted;
 
   // The location of `field` or of its nearest enclosing field that was read.
   SourceLocation LocationOf(const std::string& field) const;

@@ -1,5 +1,7 @@
 #include "sim/io/csv.h"
 
+#include "sim/io/input_file.h"
+
 namespace sim {
 namespace {
 
@@ -85,17 +87,27 @@ bool SplitCsvRecord(std::string_view record, std::vector<std::string>* fields) {
   return !quoted;
 }
 
-bool ReadCsvRecord(std::istream& in, std::string* record, int* lines) {
+bool ReadCsvRecord(std::istream& in, std::string* record, int* lines, const std::string& source) {
   record->clear();
   std::string line;
-  if (!std::getline(in, line)) return false;
-  if (lines) ++*lines;
+  int read = lines ? *lines : 0;
+  const int first = read + 1;
+  if (!ReadInputLine(in, line, {source, first, 1})) return false;
+  ++read;
   *record = std::move(line);
-  while (EndsInsideQuotes(*record) && std::getline(in, line)) {
-    if (lines) ++*lines;
+  // A quote never closed would take the rest of the file into one record: bounded as a
+  // line is (sim/io/input_file.h).
+  while (EndsInsideQuotes(*record) && ReadInputLine(in, line, {source, read + 1, 1})) {
+    ++read;
     *record += '\n';
     *record += line;
+    if (record->size() > kMaxInputLineBytes) {
+      throw InputError({source, first, 1}, "",
+                       "the record starting on line " + std::to_string(first) + " is longer than " +
+                           FormatByteSize(kMaxInputLineBytes) + " (a quote never closed?)");
+    }
   }
+  if (lines) *lines = read;
   return true;
 }
 

@@ -29,7 +29,9 @@ bool SplitCsvRecord(std::string_view record, std::vector<std::string>* fields);
 // holds a line break (joined with "\n"). Returns false at the end of input; `lines` (if
 // given) grows by the number of lines read. A quote left open at the end of input leaves
 // the rest of the input in `record`, which SplitCsvRecord then refuses.
-bool ReadCsvRecord(std::istream& in, std::string* record, int* lines = nullptr);
+// A line (or a record) longer than kMaxInputLineBytes throws an InputError at `source`.
+bool ReadCsvRecord(std::istream& in, std::string* record, int* lines = nullptr,
+                   const std::string& source = "");
 
 }  // namespace sim
 

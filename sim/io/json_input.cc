@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <set>
+#include <vector>
 
 #include "sim/io/input_error.h"
 
@@ -26,9 +28,79 @@ SourceLocation LocationOf(std::string_view text, size_t offset, const std::strin
 
 }  // namespace
 
+namespace {
+
+// Refuses a key repeated in one object, which nlohmann/json (like Go's encoding/json)
+// would take silently, the last value winning: a case with "arrive" twice is a mistake,
+// and the first value would be ignored without a word. Tracks the field path as it goes,
+// for the message.
+class DuplicateKeyCheck {
+ public:
+  explicit DuplicateKeyCheck(std::string source) : source_(std::move(source)) {}
+
+  bool operator()(int /*depth*/, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+    using Event = nlohmann::json::parse_event_t;
+    switch (event) {
+      case Event::object_start:
+      case Event::array_start:
+        frames_.push_back(Frame{event == Event::object_start, {}, {}, 0});
+        break;
+      case Event::key: {
+        Frame& f = frames_.back();
+        f.key = parsed.get<std::string>();
+        if (!f.keys.insert(f.key).second) {
+          throw InputError({source_, 0, 0}, Path(),
+                           "duplicate key \"" + f.key +
+                               "\" (an object must not repeat a key: only the last value "
+                               "would count)");
+        }
+        break;
+      }
+      case Event::object_end:
+      case Event::array_end:
+        frames_.pop_back();
+        ValueDone();
+        break;
+      case Event::value:
+        ValueDone();
+        break;
+    }
+    return true;
+  }
+
+ private:
+  struct Frame {
+    bool object;
+    std::set<std::string> keys;
+    std::string key;    // objects: the key being read
+    std::size_t index;  // arrays: the element being read
+  };
+
+  void ValueDone() {
+    if (!frames_.empty() && !frames_.back().object) ++frames_.back().index;
+  }
+
+  std::string Path() const {
+    std::string path;
+    for (const Frame& f : frames_) {
+      if (f.object) {
+        path += (path.empty() ? "" : ".") + f.key;
+      } else {
+        path += "[" + std::to_string(f.index) + "]";
+      }
+    }
+    return path;
+  }
+
+  std::string source_;
+  std::vector<Frame> frames_;
+};
+
+}  // namespace
+
 nlohmann::json ParseJsonText(std::string_view text, const std::string& source_name) {
   try {
-    return nlohmann::json::parse(text.begin(), text.end());
+    return nlohmann::json::parse(text.begin(), text.end(), DuplicateKeyCheck(source_name));
   } catch (const nlohmann::json::parse_error& e) {
     const size_t offset = std::min<size_t>(e.byte == 0 ? 0 : e.byte - 1, text.size());
     std::string what = e.what();

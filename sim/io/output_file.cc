@@ -18,10 +18,11 @@ namespace {
 
 }  // namespace
 
-OutputFile::OutputFile(std::string path) : path_(std::move(path)) {
+OutputFile::OutputFile(std::string path, std::string shown_as)
+    : path_(std::move(path)), shown_(shown_as.empty() ? path_ : std::move(shown_as)) {
   temp_path_ = path_ + ".tmp-" + std::to_string(::getpid());
   file_ = std::fopen(temp_path_.c_str(), "wb");
-  if (!file_) Fail(path_, std::strerror(errno));
+  if (!file_) Fail(shown_, std::strerror(errno));
 }
 
 OutputFile::~OutputFile() {
@@ -37,7 +38,7 @@ void OutputFile::Write(std::string_view text) {
   // than simulate hours whose results cannot be kept.
   if (std::fwrite(text.data(), 1, text.size(), file_) != text.size()) {
     failed_ = true;
-    Fail(path_, std::strerror(errno ? errno : EIO));
+    Fail(shown_, std::strerror(errno ? errno : EIO));
   }
 }
 
@@ -48,12 +49,12 @@ void OutputFile::Commit() {
   file_ = nullptr;
   if (!flushed || !closed) {
     std::remove(temp_path_.c_str());
-    Fail(path_, std::strerror(saved_errno ? saved_errno : EIO));
+    Fail(shown_, std::strerror(saved_errno ? saved_errno : EIO));
   }
   if (std::rename(temp_path_.c_str(), path_.c_str()) != 0) {
     const int e = errno;
     std::remove(temp_path_.c_str());
-    Fail(path_, std::strerror(e));
+    Fail(shown_, std::strerror(e));
   }
 }
 

@@ -14,7 +14,9 @@ namespace sim {
 class OutputFile {
  public:
   // Opens the temporary file; throws OutputError when the folder is not writable.
-  explicit OutputFile(std::string path);
+  // `shown_as` (default: `path`) is the name errors give: a file of an output set being
+  // staged (sim/io/output_set.h) is named where it will appear.
+  explicit OutputFile(std::string path, std::string shown_as = "");
   ~OutputFile();
   OutputFile(const OutputFile&) = delete;
   OutputFile& operator=(const OutputFile&) = delete;
@@ -27,6 +29,7 @@ class OutputFile {
 
  private:
   std::string path_;
+  std::string shown_;
   std::string temp_path_;
   std::FILE* file_ = nullptr;
   bool failed_ = false;

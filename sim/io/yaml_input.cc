@@ -1,5 +1,6 @@
 #include "sim/io/yaml_input.h"
 
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/eventhandler.h>
 
 #include <algorithm>
@@ -13,9 +14,13 @@
 #include <sstream>
 
 #include "sim/io/duration.h"
+#include "sim/io/input_file.h"
 
 namespace sim {
 namespace {
+
+// yaml-cpp's DepthGuard default (yaml-cpp/depthguard.h), past which it throws DeepRecursion.
+constexpr int kYamlDepthLimit = 2000;
 
 // How go-yaml v2 (behind sigs.k8s.io/yaml, behind kubectl) types a plain scalar.
 enum class PlainType { kNull, kBool, kInt, kFloat, kString };
@@ -358,6 +363,11 @@ std::vector<YAML::Node> ParseYamlDocuments(std::string_view text, const std::str
     for (YAML::Node& doc : YAML::LoadAll(copy)) {
       if (doc.IsDefined() && !doc.IsNull()) docs.push_back(doc);
     }
+  } catch (const YAML::DeepRecursion& e) {
+    // yaml-cpp's message for this is "bad file", which says nothing of the nesting.
+    throw InputError({source_name, e.mark.line + 1, e.mark.column + 1}, "",
+                     "invalid YAML: nested too deeply (yaml-cpp stops at " +
+                         std::to_string(kYamlDepthLimit) + " levels of nesting)");
   } catch (const YAML::Exception& e) {
     throw syntax_error(e.mark, e.msg);
   }
@@ -378,18 +388,12 @@ std::string InputSourceName(const std::string& path) {
 
 std::string ReadInputText(const std::string& path) {
   if (path == kStdinPath) {
-    static const std::string stdin_text = [] {
-      std::ostringstream buffer;
-      buffer << std::cin.rdbuf();
-      return buffer.str();
-    }();
+    // Standard input can be read once; a command that reads "-" twice (a scenario and its
+    // own configuration) sees the same text.
+    static const std::string stdin_text = ReadInputStream(std::cin, "<stdin>");
     return stdin_text;
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError({path, 0, 0}, "", "cannot read the file");
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
+  return ReadInputFile(path);
 }
 
 std::vector<YAML::Node> LoadYamlFile(const std::string& path) {
@@ -481,6 +485,13 @@ double YamlValue::Number() const {
     if (t == PlainType::kFloat) {
       double d = 0;
       PlainFloat(node_.Scalar(), &d);
+      // .nan, .inf and a literal beyond a double (1e400) would pass every range check a
+      // reader makes (NaN compares false) and mean "no limit" downstream.
+      if (!std::isfinite(d)) {
+        Fail("expected a finite number, got " + node_.Scalar() +
+             (std::isnan(d) || node_.Scalar().find('.') == 0 ? std::string()
+                                                             : std::string(" (beyond a double)")));
+      }
       return d;
     }
   }
@@ -499,6 +510,11 @@ apf::Nanos YamlValue::Duration() const {
   std::string why;
   std::optional<apf::Nanos> d = ParseDuration(node_.Scalar(), &why);
   if (!d) Fail(why);
+  if (*d > kMaxInputDuration || *d < -kMaxInputDuration) {
+    Fail("duration " + node_.Scalar() + " is beyond " + FormatDuration(kMaxInputDuration) +
+         ", the longest apfsim accepts (so that a time plus a duration, or a duration times a "
+         "count, cannot overflow)");
+  }
   return *d;
 }
 

@@ -42,6 +42,11 @@ namespace sim {
 
 class YamlMap;
 
+// The longest duration a scenario or manifest may give (100000h, over eleven years): far
+// beyond any run, and small enough that the run's clock plus a few such durations, or one
+// times a count of a million, stays within int64 nanoseconds.
+inline constexpr apf::Nanos kMaxInputDuration = apf::Nanos{100000} * 3600 * 1000000000;
+
 // The documents of `text` ("---"-separated); empty documents are dropped. A syntax error
 // throws an InputError at its line and column of `source_name`.
 std::vector<YAML::Node> ParseYamlDocuments(std::string_view text, const std::string& source_name);
@@ -85,9 +90,12 @@ class YamlValue {
   std::int64_t Int64() const;
   std::int32_t Int32() const;
   std::uint64_t Uint64() const;
+  // Refuses NaN, infinities and literals beyond a double (1e400).
   double Number() const;  // an integer or a float
   bool Bool() const;
-  apf::Nanos Duration() const;  // "250ms", "1.5s", "5m" (sim/io/duration.h); a bare 0 is 0
+  // "250ms", "1.5s", "5m" (sim/io/duration.h); a bare 0 is 0. At most kMaxInputDuration
+  // either way.
+  apf::Nanos Duration() const;
 
   // Sequences.
   std::size_t size() const;  // elements of a sequence (fails on other nodes)

@@ -41,15 +41,18 @@ bool HasClosedLoop(const ClientSpec& spec) {
 }  // namespace
 
 RunReport::RunReport(const Scenario& scenario, std::string out_dir, bool timelines)
-    : scenario_(scenario), out_dir_(std::move(out_dir)) {
-  MakeOutputDirectory(out_dir_);
+    : scenario_(scenario),
+      out_dir_(std::move(out_dir)),
+      set_(out_dir_, {"summary.json", "timeline.csv", "clients.csv", "metrics.prom", "metrics.om",
+                      "trace.jsonl", "dumps"}),
+      dir_(set_.staging_dir()) {
   if (!timelines) return;
-  timeline_ = std::make_unique<OutputFile>(out_dir_ + "/timeline.csv");
+  timeline_ = std::make_unique<OutputFile>(dir_ + "/timeline.csv", out_dir_ + "/timeline.csv");
   timeline_->Write(
       "time_s,replica,priority_level,executing_requests,executing_seats,peak_executing_seats,"
       "waiting_requests,waiting_seats,current_cl,nominal_cl,dispatched,rejected_queue_full,"
       "rejected_time_out,rejected_concurrency_limit,wait_p50_s,wait_p99_s,retry_after_s\n");
-  clients_ = std::make_unique<OutputFile>(out_dir_ + "/clients.csv");
+  clients_ = std::make_unique<OutputFile>(dir_ + "/clients.csv", out_dir_ + "/clients.csv");
   clients_->Write(
       "time_s,client,calls,attempts,succeeded,failed,http429,latency_p50_s,latency_p99_s\n");
 }
@@ -87,7 +90,8 @@ void RunReport::OnClientRow(apf::Nanos start, const std::string& client, const C
 }
 
 void RunReport::EnableTrace() {
-  if (!trace_) trace_ = std::make_unique<OutputFile>(out_dir_ + "/trace.jsonl");
+  if (!trace_)
+    trace_ = std::make_unique<OutputFile>(dir_ + "/trace.jsonl", out_dir_ + "/trace.jsonl");
 }
 
 void RunReport::OnTrace(const std::string& json_line) {
@@ -98,7 +102,7 @@ void RunReport::OnTrace(const std::string& json_line) {
 
 void RunReport::EnableOpenMetrics(const OpenMetricsOptions& options) {
   if (!openmetrics_) {
-    openmetrics_ = std::make_unique<OpenMetricsWriter>(out_dir_ + "/metrics.om", options);
+    openmetrics_ = std::make_unique<OpenMetricsWriter>(dir_ + "/metrics.om", options);
   }
 }
 
@@ -265,14 +269,14 @@ nlohmann::json RunReport::Summary() const {
 
 void RunReport::Commit() {
   const nlohmann::json summary = Summary();
-  OutputFile summary_file(out_dir_ + "/summary.json");
+  OutputFile summary_file(dir_ + "/summary.json", out_dir_ + "/summary.json");
   summary_file.Write(summary.dump(2) + "\n");
-  OutputFile metrics_file(out_dir_ + "/metrics.prom");
+  OutputFile metrics_file(dir_ + "/metrics.prom", out_dir_ + "/metrics.prom");
   metrics_file.Write(MetricsText(*world_));
   std::vector<std::unique_ptr<OutputFile>> dump_files;
-  if (!dumps_.empty()) MakeOutputDirectory(out_dir_ + "/dumps");
+  if (!dumps_.empty()) MakeOutputDirectory(dir_ + "/dumps");
   for (const auto& [name, text] : dumps_) {
-    dump_files.push_back(std::make_unique<OutputFile>(out_dir_ + "/" + name));
+    dump_files.push_back(std::make_unique<OutputFile>(dir_ + "/" + name, out_dir_ + "/" + name));
     dump_files.back()->Write(text);
   }
   // Gathering metrics.om's series may still fail (a full disk): before any rename.
@@ -284,6 +288,7 @@ void RunReport::Commit() {
   summary_file.Commit();
   metrics_file.Commit();
   for (auto& f : dump_files) f->Commit();
+  set_.Commit();
 }
 
 std::string RunReport::SummaryTable(const nlohmann::json& s, bool colour) {

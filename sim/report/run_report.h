@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "sim/io/output_file.h"
+#include "sim/io/output_set.h"
 #include "sim/report/openmetrics.h"
 #include "sim/report/interval_figures.h"
 #include "sim/scenario/scenario.h"
@@ -22,8 +23,10 @@ namespace sim {
 
 class RunReport : public WorldObserver {
  public:
-  // `out_dir` is created if needed; nothing in it is replaced until Commit(). Without
-  // `timelines`, timeline.csv and clients.csv are not written.
+  // The files are written into a staging folder beside `out_dir` and swapped in whole by
+  // Commit() (sim/io/output_set.h): until then `out_dir` keeps the previous run's files;
+  // after, none of them (an old trace.jsonl, old dumps/). Without `timelines`,
+  // timeline.csv and clients.csv are not written.
   RunReport(const Scenario& scenario, std::string out_dir, bool timelines = true);
   void set_world(World* world) { world_ = world; }
   // Also hands every level and client row to `forward` (the windows of `apfsim check`'s
@@ -57,6 +60,8 @@ class RunReport : public WorldObserver {
  private:
   const Scenario& scenario_;
   std::string out_dir_;
+  OutputSet set_;
+  std::string dir_;  // where the files are written until Commit(): set_'s staging folder
   World* world_ = nullptr;
   std::unique_ptr<OutputFile> timeline_, clients_, trace_;
   std::unique_ptr<OpenMetricsWriter> openmetrics_;

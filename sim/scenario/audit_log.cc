@@ -4,6 +4,8 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "sim/io/input_file.h"
+
 namespace sim {
 namespace {
 
@@ -97,18 +99,22 @@ std::string AuditIdentityKey(const AuditIdentity& identity) {
 AuditLogReader::AuditLogReader(const AuditLogSpec& spec, apf::Nanos origin,
                                const std::map<std::string, int>* clients)
     : spec_(spec), origin_(origin), clients_(clients), in_(spec.file) {
+  if (std::string why = WhyUnreadable(spec.file); !why.empty()) {
+    throw InputError(spec.where, "auditLog.file", "cannot read " + spec.file + ": " + why);
+  }
   if (!in_) throw InputError(spec.where, "auditLog.file", "cannot read " + spec.file);
 }
 
 bool AuditLogReader::ReadEvent() {
   while (!eof_) {
-    if (!std::getline(in_, line_)) {
+    if (!ReadInputLine(in_, line_, {spec_.file, static_cast<int>(stats_.lines) + 1, 1})) {
       eof_ = true;
       return false;
     }
     // The backend ends every event with a newline: a last line without one was cut off.
     const bool last_without_newline = in_.eof();
     ++stats_.lines;
+    if (stats_.lines == 1) line_.erase(0, line_.size() - WithoutByteOrderMark(line_).size());
     if (line_.find_first_not_of(" \t\r") == std::string::npos) continue;
     nlohmann::json event = nlohmann::json::parse(line_, nullptr, false);
     if (event.is_discarded()) {

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "apf/user_info.h"
+#include "sim/io/duration.h"
 #include "sim/io/yaml_input.h"
 #include "sim/scenario/audit_log.h"
 #include "sim/scenario/expectation_paths.h"
@@ -338,11 +339,29 @@ RequestTemplate ReadRequest(const YamlValue& v) {
   return r;
 }
 
+// Every rate becomes a wait of 1/rate seconds, converted to int64 nanoseconds and added to
+// the clock: below one per 11 days (1e-6 per second) the wait, or a random one drawn
+// around it, could overflow, and a rate that small is surely a typo for something else.
+void CheckRateNotTiny(const YamlValue& v, double rate) {
+  if (rate > 0 && rate < 1e-6) {
+    v.Fail(
+        "a rate below 1e-6 per second (one in 11 days) is surely a typo; the wait between "
+        "two calls would overflow the clock");
+  }
+}
+
+// The most `dumps` instants a scenario may ask for (see ReadScenarioDocuments).
+constexpr std::size_t kMaxDumpInstants = 1000;
+
+// The most calls a sweep issues per period (see ReadTraffic).
+constexpr std::int64_t kMaxSweepCount = 1'000'000;
+
 double PositiveRate(YamlMap& m, const char* key) {
   YamlValue v = m.Required(key);
   const double rate = v.Number();
   if (!(rate > 0)) v.Fail("must be a positive number of calls per second");
   if (rate > 1e7) v.Fail("a rate above 10 million per second is surely a typo");
+  CheckRateNotTiny(v, rate);
   return rate;
 }
 
@@ -363,6 +382,10 @@ TrafficSpec ReadTraffic(const YamlValue& v, const Scenario& scenario) {
   t.start = m.DurationOr("start", 0);
   t.stop = m.DurationOr("stop", apf::kNever);
   if (t.start < 0) m.Required("start").Fail("must not be negative");
+  if (m.Has("stop") && t.stop <= t.start) {
+    m.Required("stop").Fail(FormatDuration(t.stop) + " is not after start (" +
+                            FormatDuration(t.start) + "): this traffic would never send a call");
+  }
   auto one_request = [&] { t.calls.push_back(ReadRequest(m.Required("request"))); };
   if (kind == "poisson" || kind == "constant") {
     t.kind = kind == "poisson" ? TrafficSpec::Kind::kPoisson : TrafficSpec::Kind::kConstant;
@@ -376,7 +399,12 @@ TrafficSpec ReadTraffic(const YamlValue& v, const Scenario& scenario) {
     if (t.within < 0 || t.within > t.every)
       m.Required("within").Fail("must be between 0 and `every`");
     t.count = m.Int64Or("count", 0);
-    if (t.count < 0) m.Required("count").Fail("must not be negative");
+    if (t.count < 0 || t.count > kMaxSweepCount) {
+      // A period's calls are all pending at once, about 900 bytes each (run_budget.h).
+      m.Required("count").Fail("must be between 0 and " + std::to_string(kMaxSweepCount) +
+                               ": a sweep's calls of one period are all pending at once, and "
+                               "a million of them already take close to a gigabyte");
+    }
     one_request();
     if (t.count == 0 && t.calls[0].namespace_choice != RequestTemplate::NamespaceChoice::kEach) {
       body.Fail("a sweep needs `count`, or a request with namespace \"{each}\"");
@@ -423,6 +451,9 @@ TrafficSpec ReadTraffic(const YamlValue& v, const Scenario& scenario) {
     const fs::path name = file.String();
     const fs::path full = name.is_absolute() ? name : fs::path(scenario.file).parent_path() / name;
     if (!fs::exists(full)) file.Fail("no such file: " + full.string());
+    if (fs::is_directory(full)) {
+      file.Fail(full.lexically_normal().string() + " is a directory, not a file");
+    }
     t.trace_file = full.lexically_normal().string();
     CsvTraceReader check(t.trace_file, "", 0);  // a bad header fails at load time
   } else {
@@ -436,7 +467,13 @@ TrafficSpec ReadTraffic(const YamlValue& v, const Scenario& scenario) {
 
 void ReadClientGo(const YamlValue& v, ClientGoSpec* client_go) {
   YamlMap g = v.Map();
-  client_go->qps = g.NumberOr("qps", client_go->qps);
+  if (auto qps = g.Optional("qps")) {
+    client_go->qps = qps->Number();
+    CheckRateNotTiny(*qps, client_go->qps);
+    // Far beyond any apiserver's capacity: a typo (and client-go's float32 QPS turns a
+    // value past 3.4e38 into infinity).
+    if (client_go->qps > 1e9) qps->Fail("must be at most 1e9 (or negative: no rate limiter)");
+  }
   client_go->burst = static_cast<int>(g.Int64Or("burst", client_go->burst));
   if (client_go->burst < 0) g.Required("burst").Fail("must not be negative");
   client_go->max_retries = static_cast<int>(g.Int64Or("maxRetries", client_go->max_retries));
@@ -623,6 +660,7 @@ void ReadApiservers(const YamlValue& v, ApiserverSpec* a) {
       }
       l.qps = lm.Required("qps").Number();
       if (!(l.qps > 0)) lm.Required("qps").Fail("must be positive");
+      CheckRateNotTiny(lm.Required("qps"), l.qps);
       l.burst = lm.Required("burst").Int64();
       if (l.burst <= 0) lm.Required("burst").Fail("must be positive");
       l.cache_size = lm.Int64Or("cacheSize", l.cache_size);
@@ -642,6 +680,9 @@ void ReadResourcesFromMetrics(const YamlValue& v, Scenario* s) {
   const fs::path name = v.String();
   const fs::path full = name.is_absolute() ? name : fs::path(s->file).parent_path() / name;
   if (!fs::exists(full)) v.Fail("no such file: " + full.string());
+  if (fs::is_directory(full)) {
+    v.Fail(full.lexically_normal().string() + " is a directory, not a file");
+  }
   s->resources_from_metrics = full.lexically_normal().string();
   for (ResourceSpec& r :
        ResourcesFromMetricsFile(s->resources_from_metrics, &s->resources_skipped_from_metrics)) {
@@ -665,6 +706,9 @@ void ReadAuditLog(const YamlValue& v, Scenario* s, std::set<std::string>* names)
   const fs::path name = file.String();
   const fs::path full = name.is_absolute() ? name : fs::path(s->file).parent_path() / name;
   if (!fs::exists(full)) file.Fail("no such file: " + full.string());
+  if (fs::is_directory(full)) {
+    file.Fail(full.lexically_normal().string() + " is a directory, not a file");
+  }
   a.file = full.lexically_normal().string();
   auto time = [&](const char* key) -> std::optional<apf::Nanos> {
     auto t = m.Optional(key);
@@ -855,12 +899,23 @@ Scenario ReadScenarioDocuments(std::vector<YAML::Node> docs, const std::string& 
       YamlMap mm = mv.Map();
       Mark mark;
       mark.at = mm.Required("at").Duration();
+      if (mark.at < 0 || mark.at > s.duration) {
+        mm.Required("at").Fail("must be within the run's duration (" + FormatDuration(s.duration) +
+                               "): a mark outside it marks nothing");
+      }
       mark.label = mm.StringOr("label", "");
       mm.Finish();
       s.marks.push_back(mark);
     }
   }
   if (auto dumps = spec.Optional("dumps")) {
+    // Each instant's dumps (three files per replica, the requests one as long as the
+    // queues) are held in memory until the run's outputs are written together.
+    if (dumps->size() > kMaxDumpInstants) {
+      dumps->Fail("at most " + std::to_string(kMaxDumpInstants) +
+                  " instants (each one's dumps are held until the run ends), got " +
+                  std::to_string(dumps->size()));
+    }
     for (const YamlValue& dv : dumps->Items()) {
       const apf::Nanos at = dv.Duration();
       if (at < 0 || at >= s.duration) dv.Fail("must be within the run's duration");
@@ -874,6 +929,9 @@ Scenario ReadScenarioDocuments(std::vector<YAML::Node> docs, const std::string& 
     gs.enabled = true;
     gs.session_request_rate = g.NumberOr("sessionRequestRate", gs.session_request_rate);
     if (!(gs.session_request_rate > 0)) g.Required("sessionRequestRate").Fail("must be positive");
+    if (g.Has("sessionRequestRate")) {
+      CheckRateNotTiny(g.Required("sessionRequestRate"), gs.session_request_rate);
+    }
     auto positive = [&](const char* key, int* out) {
       if (auto v = g.Optional(key)) {
         const std::int64_t n = v->Int64();
@@ -895,6 +953,9 @@ Scenario ReadScenarioDocuments(std::vector<YAML::Node> docs, const std::string& 
         const std::string name = f.String();
         const fs::path full = fs::path(name).is_absolute() ? fs::path(name) : base / name;
         if (!fs::exists(full)) f.Fail("no such file: " + full.string());
+        if (fs::is_directory(full)) {
+          f.Fail(full.lexically_normal().string() + " is a directory, not a file");
+        }
         s.flow_control_files.push_back(full.lexically_normal().string());
       }
     }

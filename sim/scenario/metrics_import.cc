@@ -5,11 +5,14 @@
 #include <map>
 #include <sstream>
 
+#include "sim/io/input_file.h"
+
 namespace sim {
 namespace {
 
 // The value of label `name` in a `{a="x",b="y"}` block; false when the block is malformed.
-bool ParseLabels(std::string_view block, std::map<std::string, std::string>* labels) {
+bool ParseLabels(std::string_view block, std::map<std::string, std::string>* labels,
+                 std::string* duplicate) {
   size_t i = 0;
   while (i < block.size()) {
     while (i < block.size() && (block[i] == ' ' || block[i] == ',')) ++i;
@@ -29,7 +32,12 @@ bool ParseLabels(std::string_view block, std::map<std::string, std::string>* lab
       }
     }
     if (j >= block.size()) return false;
-    (*labels)[name] = value;
+    // The text format allows a label once per sample; taking the last would hide the
+    // first value without a word.
+    if (!labels->emplace(name, value).second) {
+      *duplicate = name;
+      return false;
+    }
     i = j + 1;
   }
   return true;
@@ -52,9 +60,10 @@ std::vector<ResourceSpec> ResourcesFromMetricsText(std::string_view text, const 
     bool unknown_storage = false, unknown_resource = false;  // a -1: the count failed
   };
   std::map<std::pair<std::string, std::string>, Totals> found;  // (group, resource)
-  std::istringstream in{std::string(text)};
+  std::istringstream in{std::string(WithoutByteOrderMark(text))};
   std::string line;
   int number = 0;
+  std::map<std::string, int> series_lines;  // name and labels -> the line it is on
   constexpr std::string_view kStorageObjects = "apiserver_storage_objects";
   constexpr std::string_view kResourceObjects = "apiserver_resource_objects";
   constexpr std::string_view kSizeEstimate = "apiserver_resource_size_estimate_bytes";
@@ -74,11 +83,22 @@ std::vector<ResourceSpec> ResourcesFromMetricsText(std::string_view text, const 
     size_t rest = name_end;
     if (rest != std::string::npos && line[rest] == '{') {
       const size_t close = line.find('}', rest);
+      std::string duplicate;
       if (close == std::string::npos ||
-          !ParseLabels(std::string_view(line).substr(rest + 1, close - rest - 1), &labels)) {
-        fail("malformed labels");
+          !ParseLabels(std::string_view(line).substr(rest + 1, close - rest - 1), &labels,
+                       &duplicate)) {
+        fail(duplicate.empty() ? "malformed labels"
+                               : "the label " + duplicate + " is given twice in one sample");
       }
       rest = close + 1;
+    }
+    // One sample per series: a second would be added to the first as if it were another
+    // apiserver's.
+    std::string series = name;
+    for (const auto& [label, value] : labels) series += "\n" + label + "=" + value;
+    if (auto [at, fresh] = series_lines.emplace(series, number); !fresh) {
+      fail("this series appears twice (first at line " + std::to_string(at->second) +
+           "): a scrape has one sample per series");
     }
     std::istringstream value_in(rest == std::string::npos ? std::string() : line.substr(rest));
     std::string value_text;
@@ -154,11 +174,7 @@ std::vector<ResourceSpec> ResourcesFromMetricsText(std::string_view text, const 
 
 std::vector<ResourceSpec> ResourcesFromMetricsFile(const std::string& path,
                                                    std::vector<std::string>* skipped) {
-  std::ifstream in(path);
-  if (!in) throw InputError({path, 0, 0}, "", "cannot read the metrics file");
-  std::stringstream text;
-  text << in.rdbuf();
-  return ResourcesFromMetricsText(text.str(), path, skipped);
+  return ResourcesFromMetricsText(ReadInputFile(path), path, skipped);
 }
 
 }  // namespace sim

@@ -25,6 +25,7 @@ void ReadOverlayDocument(const YamlValue& value, Overlay* overlay) {
     const std::size_t eq = text.find('=');
     if (eq == std::string::npos || eq == 0) set[i].Fail("expected PATH=VALUE");
     overlay->sets.push_back(text);
+    overlay->set_where.push_back(set[i].where());
   }
   top.Finish();
 }

@@ -20,8 +20,9 @@
 namespace sim {
 
 struct Overlay {
-  std::vector<std::string> sets;   // PATH=VALUE, in file order
-  FlowControlManifests manifests;  // in file order
+  std::vector<std::string> sets;          // PATH=VALUE, in file order
+  std::vector<SourceLocation> set_where;  // where each of `sets` is, to blame it there
+  FlowControlManifests manifests;         // in file order
 };
 
 // Reads an overlay file strictly; throws InputError naming the file, line and field.

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "sim/io/csv.h"
+#include "sim/io/input_file.h"
 
 namespace sim {
 namespace {
@@ -40,9 +41,13 @@ std::optional<apf::Nanos> ParseDecimalSeconds(std::string_view text) {
 
 CsvTraceReader::CsvTraceReader(std::string path, std::string client_name, apf::Nanos start)
     : path_(std::move(path)), client_name_(std::move(client_name)), start_(start), in_(path_) {
+  if (std::string why = WhyUnreadable(path_); !why.empty()) {
+    throw InputError({path_, 0, 0}, "", "cannot read the trace file: " + why);
+  }
   if (!in_) throw InputError({path_, 0, 0}, "", "cannot read the trace file");
-  while (std::getline(in_, text_)) {
+  while (ReadInputLine(in_, text_, {path_, line_ + 1, 1})) {
     ++line_;
+    if (line_ == 1) text_.erase(0, text_.size() - WithoutByteOrderMark(text_).size());
     if (text_.empty() || text_[0] == '#') continue;
     if (!SplitCsvRecord(text_, &fields_) || fields_.size() != kColumns.size()) break;
     for (size_t i = 0; i < kColumns.size(); ++i) {
@@ -67,7 +72,7 @@ bool CsvTraceReader::Next(ReplayRow* row) {
   for (;;) {
     // A record may span lines (a quoted line break); errors name the line it starts on.
     line_ = lines_read_ + 1;
-    if (!ReadCsvRecord(in_, &text_, &lines_read_)) break;
+    if (!ReadCsvRecord(in_, &text_, &lines_read_, path_)) break;
     if (text_.empty() || text_ == "\r" || text_[0] == '#') continue;
     if (!SplitCsvRecord(text_, &fields_)) {
       // The quote left open is in the last field split so far.

@@ -59,6 +59,33 @@ std::string HowFar(const Scenario& scenario, const World& world, double wall_sec
                   100.0 * static_cast<double>(busiest_calls) / static_cast<double>(all_calls)));
 }
 
+// A run that hit --max-pending-calls: the client holding the most pending calls issues
+// them faster than they finish (its rate limiter, or the server, cannot keep up).
+[[noreturn]] void ThrowTooManyPending(const Scenario& scenario, const World& world,
+                                      std::uint64_t limit, double wall_seconds) {
+  const std::vector<std::uint64_t> pending = world.PendingCallsByClient();
+  std::uint64_t all = 0;
+  int most = -1;
+  for (int c = 0; c < static_cast<int>(pending.size()); ++c) {
+    all += pending[c];
+    if (most < 0 || pending[c] > pending[most]) most = c;
+  }
+  const std::string stopped = fmt::format("the run was stopped by --max-pending-calls={} {}", limit,
+                                          HowFar(scenario, world, wall_seconds));
+  if (most < 0 || all == 0) throw InputError({scenario.file, 0, 0}, "", stopped);
+  const ClientSpec& client = world.client_spec(most);
+  const SourceLocation where =
+      client.where.file.empty() ? SourceLocation{scenario.file, 0, 0} : client.where;
+  throw InputError(
+      where, fmt::format("spec.clients[{}]", most),
+      fmt::format("{}: client \"{}\" holds {} of the {} pending calls ({:.0f}%): it issues calls "
+                  "faster than they finish (its rate, processes or workers against its qps, or "
+                  "the server's capacity); memory would grow without end. Check its traffic, or "
+                  "raise the limit (0: none)",
+                  stopped, client.name, pending[most], all,
+                  100.0 * static_cast<double>(pending[most]) / static_cast<double>(all)));
+}
+
 }  // namespace
 
 RunOutcome RunScenario(const RunRequest& request) {
@@ -81,6 +108,7 @@ RunOutcome RunScenario(const ResolvedRun& resolved, const RunRequest& request) {
   if (request.openmetrics) report.EnableOpenMetrics(*request.openmetrics);
   const WallClock::time_point wall_start = WallClock::now();
   if (!request.quiet) {
+    for (const std::string& w : resolved.warnings) std::fprintf(stderr, "%s\n", w.c_str());
     const std::string warning = LargeRunWarning(scenario, EstimateWork(scenario));
     if (!warning.empty()) std::fprintf(stderr, "%s\n", warning.c_str());
     for (const std::string& w : ClientOverloadWarnings(scenario))
@@ -89,8 +117,15 @@ RunOutcome RunScenario(const ResolvedRun& resolved, const RunRequest& request) {
   const RunBudget& budget = request.budget;
   options.max_events = budget.max_events > 0 ? budget.max_events : UINT64_MAX;
   bool out_of_wall_time = false;
+  bool too_many_pending = false;
+  const World* running = nullptr;  // set once the world exists, before it runs
   options.keep_going = [&] {
     if (PendingInterrupt() != 0) return false;
+    if (budget.max_pending_calls > 0 && running &&
+        running->call_slots() > budget.max_pending_calls) {
+      too_many_pending = true;
+      return false;
+    }
     if (budget.max_wall_seconds > 0 && WallSeconds(wall_start) > budget.max_wall_seconds) {
       out_of_wall_time = true;
       return false;
@@ -109,6 +144,7 @@ RunOutcome RunScenario(const ResolvedRun& resolved, const RunRequest& request) {
   }
   World world(scenario, &flow_control.config, options, &report);
   report.set_world(&world);
+  running = &world;
   const StopReason stop = world.Run();
   if (request.progress && (stop == StopReason::kEndTime || stop == StopReason::kQueueEmpty)) {
     request.progress->Finish(progress_slot);
@@ -118,6 +154,9 @@ RunOutcome RunScenario(const ResolvedRun& resolved, const RunRequest& request) {
   if (stop == StopReason::kEventBudget) {
     ThrowBudgetExceeded(scenario, world, fmt::format("--max-events={}", budget.max_events),
                         WallSeconds(wall_start));
+  }
+  if (stop == StopReason::kStopRequested && too_many_pending) {
+    ThrowTooManyPending(scenario, world, budget.max_pending_calls, WallSeconds(wall_start));
   }
   if (stop == StopReason::kStopRequested && out_of_wall_time) {
     ThrowBudgetExceeded(scenario, world,

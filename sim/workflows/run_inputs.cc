@@ -10,17 +10,79 @@
 #include "sim/scenario/overlay.h"
 
 namespace sim {
+namespace {
+
+std::vector<std::string> InertInputWarnings(const ResolvedRun& run,
+                                            const FlowControlManifests& overlay_manifests) {
+  std::vector<std::string> warnings;
+  const Scenario& s = run.scenario;
+  for (std::size_t c = 0; c < s.clients.size(); ++c) {
+    for (std::size_t t = 0; t < s.clients[c].traffic.size(); ++t) {
+      const TrafficSpec& traffic = s.clients[c].traffic[t];
+      if (traffic.kind != TrafficSpec::Kind::kTrace && traffic.start >= s.duration) {
+        warnings.push_back(FormatInputError(
+            traffic.where,
+            "spec.clients[" + std::to_string(c) + "].traffic[" + std::to_string(t) + "]",
+            "warning: starts at " + FormatDuration(traffic.start) +
+                ", at or after the run's end (" + FormatDuration(s.duration) +
+                "): it sends no call in this run"));
+      }
+    }
+  }
+  if (!run.flow_control.config.dangling_flow_schemas.empty()) {
+    FlowControlManifests manifests = ScenarioManifests(s);
+    FlowControlManifests overlays = overlay_manifests;
+    manifests.Append(std::move(overlays));
+    for (const std::string& name : run.flow_control.config.dangling_flow_schemas) {
+      std::string level;
+      for (const auto& fs : run.flow_control.objects.flow_schemas) {
+        if (fs.metadata.name == name) level = fs.spec.priority_level_name;
+      }
+      const std::string field = "spec.priorityLevelConfiguration.name";
+      const ManifestSource* source = manifests.FindSource("FlowSchema", name);
+      warnings.push_back(FormatInputError(
+          source ? source->LocationOf(field) : SourceLocation{s.file, 0, 0}, field,
+          "warning: FlowSchema \"" + name + "\" names the priority level \"" + level +
+              "\", which does not exist: the apiserver marks it Dangling and skips it, so it "
+              "matches no request in this run (apfsim lint says more)"));
+    }
+  }
+  return warnings;
+}
+
+}  // namespace
 
 ResolvedRun ResolveRunInputs(const RunInputs& inputs) {
   std::vector<std::string> overrides = inputs.overrides;
   FlowControlManifests overlay_manifests;
+  // Where each overlay `set` value came from, so that an error in one is blamed on it.
+  std::vector<std::pair<std::string, SourceLocation>> overlay_sets;
   for (const std::string& file : inputs.overlay_files) {
     Overlay overlay = LoadOverlay(file);
     overrides.insert(overrides.end(), overlay.sets.begin(), overlay.sets.end());
+    for (std::size_t i = 0; i < overlay.sets.size(); ++i) {
+      overlay_sets.emplace_back(overlay.sets[i], overlay.set_where[i]);
+    }
     overlay_manifests.Append(std::move(overlay.manifests));
   }
   ResolvedRun run;
-  run.scenario = LoadScenario(inputs.scenario_file, overrides);
+  try {
+    run.scenario = LoadScenario(inputs.scenario_file, overrides);
+  } catch (const InputError& e) {
+    // An override's error names the --set text, or the field it set in the scenario (on no
+    // line of it); one that an overlay's `set` made is the overlay's.
+    if (e.where().line == 0) {
+      for (const auto& [text, where] : overlay_sets) {
+        const std::string field = "spec." + text.substr(0, text.find('='));
+        const std::string& f = e.field_path();
+        if (f == text || f == field || f.rfind(field + ".", 0) == 0 ||
+            f.rfind(field + "[", 0) == 0) {
+          throw InputError(where, f, e.message() + " (set by this overlay)");
+        }
+      }
+    }
+    throw;
+  }
   run.sets = overrides;
   if (inputs.seed) run.scenario.seed = *inputs.seed;
   if (inputs.interval) {
@@ -33,6 +95,7 @@ ResolvedRun ResolveRunInputs(const RunInputs& inputs) {
   }
   run.flow_control = BuildScenarioFlowControl(run.scenario, &overlay_manifests);
   CheckExpectationLevels(run.scenario, run.flow_control.config);
+  run.warnings = InertInputWarnings(run, overlay_manifests);
   return run;
 }
 

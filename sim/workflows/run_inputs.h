@@ -34,6 +34,10 @@ struct ResolvedRun {
   FlowControlSetup flow_control;
   // Every PATH=VALUE applied, in order: the --set values, then the overlays' (provenance).
   std::vector<std::string> sets;
+  // Inputs that are valid but can do nothing in this run ("FILE:LINE:COLUMN: FIELD:
+  // warning: ..."): traffic that starts at or after the run's end, a FlowSchema whose
+  // priority level does not exist. `apfsim run` prints them before running.
+  std::vector<std::string> warnings;
 };
 
 // Throws InputError on bad input (the field of an --interval error is "--interval").

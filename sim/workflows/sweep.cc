@@ -199,6 +199,26 @@ SweepAxis ParseSweepAxis(const std::string& text) {
   return axis;
 }
 
+void CheckSweepGridSize(const std::vector<SweepAxis>& axes) {
+  // The product is taken step by step so that it cannot overflow before it is compared.
+  std::size_t points = 1;
+  std::vector<std::string> sizes;
+  for (const SweepAxis& axis : axes) {
+    sizes.push_back(std::to_string(axis.values.size()));
+    if (axis.values.size() > kMaxSweepGridPoints / points) {
+      points = kMaxSweepGridPoints + 1;
+    } else {
+      points *= axis.values.size();
+    }
+  }
+  if (points > kMaxSweepGridPoints) {
+    Fail("--vary", fmt::format("{}", fmt::join(sizes, " x ")),
+         fmt::format("the grid has more than {} points (each a run); vary fewer values, or "
+                     "split the sweep into several",
+                     kMaxSweepGridPoints));
+  }
+}
+
 std::vector<std::vector<std::string>> SweepGrid(const std::vector<SweepAxis>& axes) {
   std::vector<std::vector<std::string>> grid = {{}};
   for (const SweepAxis& axis : axes) {
@@ -345,6 +365,7 @@ SweepOutcome RunSweep(const SweepRequest& request) {
   for (const SweepAxis& a : request.axes) {
     if (!paths.insert(a.path).second) Fail("--vary", a.path, "the path is varied twice");
   }
+  CheckSweepGridSize(request.axes);
   const std::vector<std::vector<std::string>> grid = SweepGrid(request.axes);
   const SweepShard shard = request.shard.value_or(SweepShard{});
   std::vector<std::size_t> indices;
@@ -366,6 +387,13 @@ SweepOutcome RunSweep(const SweepRequest& request) {
   std::string scenario_name;
   std::vector<apf::Nanos> durations(grid.size());
   for (std::size_t i = 0; i < grid.size(); ++i) {
+    // Loading a large grid takes a while: a signal stops it as it stops a run.
+    if (const int signal_number = PendingInterrupt(); signal_number != 0) {
+      throw RunInterrupted(signal_number,
+                           fmt::format("sweep interrupted by {} while checking grid point {} of "
+                                       "{}; nothing was run or written",
+                                       SignalName(signal_number), i, grid.size()));
+    }
     const ResolvedRun resolved = ResolveRunInputs(inputs_of(i));
     scenario_name = resolved.scenario.name;
     durations[i] = resolved.scenario.duration;
@@ -462,6 +490,21 @@ SweepOutcome RunSweep(const SweepRequest& request) {
   return outcome;
 }
 
+namespace {
+
+// The fields of a CSV line, a comma inside double quotes not counting.
+std::size_t CsvFieldCount(std::string_view line) {
+  std::size_t fields = 1;
+  bool quoted = false;
+  for (char c : line) {
+    if (c == '"') quoted = !quoted;
+    if (c == ',' && !quoted) ++fields;
+  }
+  return fields;
+}
+
+}  // namespace
+
 std::string MergeSweepParts(const std::vector<std::string>& texts,
                             const std::vector<std::string>& names) {
   if (texts.empty()) Fail("sweep merge", "", "give the part files to merge");
@@ -512,7 +555,24 @@ std::string MergeSweepParts(const std::vector<std::string>& texts,
         throw InputError({name, 2, 1}, "", "its columns differ from " + header_from + "'s");
       }
     }
-    while (ReadCsvRecord(in, &line, &line_number)) {
+    // A part copied while still being written ends mid-row: its last line has no newline,
+    // or fewer fields than the header.
+    if (!texts[p].empty() && texts[p].back() != '\n') {
+      const int last = static_cast<int>(std::count(texts[p].begin(), texts[p].end(), '\n')) + 1;
+      throw InputError({name, last, 1}, "",
+                       "the part ends mid-row (its last line has no newline): was it copied "
+                       "before apfsim sweep --shard finished?");
+    }
+    const std::size_t columns = CsvFieldCount(part_header);
+    for (;;) {
+      const int row_line = line_number + 1;
+      if (!ReadCsvRecord(in, &line, &line_number)) break;
+      if (CsvFieldCount(line) != columns + 1) {
+        throw InputError({name, row_line, 1}, "",
+                         fmt::format("a row of {} fields where the header has {}: the part was "
+                                     "cut or edited",
+                                     CsvFieldCount(line), columns + 1));
+      }
       const std::size_t comma = line.find(',');
       std::size_t gi = 0;
       auto [ptr, ec] = std::from_chars(line.data(), line.data() + comma, gi);

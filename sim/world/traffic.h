@@ -119,7 +119,9 @@ inline TrafficStep Traffic::Generate(apf::Nanos now, Random& rng) {
         ++period_;
       }
       const apf::Nanos base = t.start + period_ * t.every;
-      s.next = base + t.within * item_ / per_period_;
+      // within * item / per, split so that the product cannot overflow for a `within` of
+      // years and a count of millions: (q*per + r) * item / per == q*item + r*item/per.
+      s.next = base + t.within / per_period_ * item_ + t.within % per_period_ * item_ / per_period_;
       break;
     }
     case TrafficSpec::Kind::kClosedLoop:

@@ -477,6 +477,14 @@ void World::OnCallAbort(apf::Nanos now, int c) {
   ApplyStep(now, c, call.client->OnAbortTimer(now));
 }
 
+std::vector<std::uint64_t> World::PendingCallsByClient() const {
+  std::vector<std::uint64_t> pending(clients_.size(), 0);
+  for (std::uint32_t c = 0; c < calls_.size(); ++c) {
+    if (calls_[c].live) ++pending[processes_[calls_[c].process].client];
+  }
+  return pending;
+}
+
 void World::FinishCall(apf::Nanos now, int c) {
   Call& call = calls_[c];
   Client& client = clients_[processes_[call.process].client];

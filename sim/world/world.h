@@ -92,6 +92,12 @@ class World : public EventHandler {
   std::uint64_t attempts_total() const { return attempts_total_; }
   // Calls issued from replayed rows (trace traffic and spec.auditLog).
   std::int64_t replayed_calls() const { return replayed_calls_; }
+  // The call slots made so far: at least the most calls that were pending at once (issued
+  // and not finished: waiting in a client's rate limiter, in flight, or backing off). The
+  // world's memory grows with it.
+  std::uint64_t call_slots() const { return calls_.size(); }
+  // The calls pending now, by client index.
+  std::vector<std::uint64_t> PendingCallsByClient() const;
 
   int replica_count() const { return static_cast<int>(replicas_.size()); }
   apf::FlowControl& flow_control(int replica);

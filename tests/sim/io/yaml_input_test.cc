@@ -37,7 +37,7 @@ TEST_CASE("documents split on ---, empty ones dropped, syntax errors located", "
   CHECK(e.rfind("t.yaml:", 0) == 0);
   CHECK(e.find("invalid YAML") != std::string::npos);
   CHECK(ErrorOf([] { sim::LoadYamlFile("/nonexistent/x.yaml"); }) ==
-        "/nonexistent/x.yaml: cannot read the file");
+        "/nonexistent/x.yaml: cannot read the file: no such file");
 }
 
 TEST_CASE("scalars are typed as kubectl's decoder types them", "[yaml_input]") {

@@ -69,8 +69,8 @@ TEST_CASE("metrics object counts and sizes too large for int64 are refused", "[f
   // llround(1e300) is unspecified beyond int64 (glibc: -2^63, a negative object count).
   sim::InputError e = ErrorOf([] {
     sim::ResourcesFromMetricsText(
-        "apiserver_storage_objects{resource=\"pods\"} "
-        "5\napiserver_storage_objects{resource=\"pods\"} 1e300\n",
+        "apiserver_storage_objects{instance=\"a\",resource=\"pods\"} "
+        "5\napiserver_storage_objects{instance=\"b\",resource=\"pods\"} 1e300\n",
         "m.prom");
   });
   CHECK(e.where().line == 2);

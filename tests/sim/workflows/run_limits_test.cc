@@ -253,7 +253,9 @@ TEST_CASE("a full disk ends the run with a clear error and no partial file", "[l
           " --quiet --out " + ShellQuote(out.string()),
       dir.path());
   CHECK(f.exit_code == 2);
-  CHECK_THAT(f.err, Catch::Contains("timeline.csv: cannot write output: File too large"));
+  // Named where it would have appeared, not in the staging folder it was written in.
+  CHECK_THAT(f.err, Catch::Contains((out / "timeline.csv").string() +
+                                    ": cannot write output: File too large"));
   for (const std::string& name : FilesUnder(out)) {
     INFO(name);
     CHECK(name.find(".tmp-") == std::string::npos);
@@ -274,3 +276,82 @@ TEST_CASE("an output folder that cannot be created is a clear error", "[limits]"
   CHECK(f.exit_code == 2);
   CHECK_THAT(f.err, Catch::Contains("plain-file/out: cannot write output: Not a directory"));
 }
+
+TEST_CASE("a signal stops a sweep while it checks its grid, before any run", "[limits]") {
+  // Checking every grid point takes a while on a large grid; before, the check did not look
+  // at signals and SIGTERM went unheeded until the runs began.
+  ScratchDir dir("apfsim-limits");
+  sim::SweepRequest request;
+  request.scenario_file = std::string(APFSIM_SOURCE_DIR) + "/tests/fixtures/sweep/mini-drift.yaml";
+  request.axes.push_back(sim::SweepAxis{"apiservers.maxRequestsInflight", {"100", "200"}});
+  request.out_dir = (dir.path() / "sweep").string();
+  sim::SimulateInterrupt(SIGTERM);
+  CHECK_THROWS_WITH(
+      sim::RunSweep(request),
+      Catch::Contains("sweep interrupted by SIGTERM while checking grid point 0 of 2"));
+  sim::SimulateInterrupt(0);
+  CHECK_FALSE(fs::exists(dir.path() / "sweep"));
+}
+
+TEST_CASE("a sweep grid of more than 10,000 points is refused before anything runs", "[limits]") {
+  // Each axis is within its own limit (100,000 values); the product is what a sweep runs.
+  std::vector<std::string> hundred, two_hundred;
+  for (int i = 0; i < 100; ++i) hundred.push_back(std::to_string(i + 1));
+  for (int i = 0; i < 200; ++i) two_hundred.push_back(std::to_string(i + 1));
+  CHECK_NOTHROW(sim::CheckSweepGridSize({{"a", hundred}, {"b", hundred}}));  // 10,000 exactly
+  CHECK_THROWS_WITH(sim::CheckSweepGridSize({{"a", hundred}, {"b", two_hundred}}),
+                    Catch::Contains("100 x 200: the grid has more than 10000 points"));
+  // Ten axes of 100: 1e20 points, past size_t; the check must not wrap around.
+  std::vector<sim::SweepAxis> many(10, sim::SweepAxis{"a", hundred});
+  CHECK_THROWS_AS(sim::CheckSweepGridSize(many), sim::InputError);
+}
+
+TEST_CASE("a run's outputs replace the previous run's whole, and a failed run leaves them",
+          "[limits]") {
+  ScratchDir dir("apfsim-limits");
+  const std::string scenario =
+      ShellQuote(std::string(APFSIM_SOURCE_DIR) + "/tests/bad-inputs/valid-base.yaml");
+  const fs::path out = dir.path() / "out";
+  const std::string to_out = " --quiet --out " + ShellQuote(out.string());
+  // A first run with --trace writes trace.jsonl.
+  REQUIRE(RunApfsim("run " + scenario + " --trace reader" + to_out, dir.path()).exit_code == 0);
+  std::ofstream(out / "notes.txt") << "kept: not a file apfsim writes";
+  REQUIRE(fs::exists(out / "trace.jsonl"));
+  const std::vector<std::string> first = FilesUnder(out);
+  // A run stopped by --max-events writes nothing, and leaves the first run's files as they
+  // were (before, each file was renamed into place on its own).
+  CHECK(RunApfsim("run " + scenario + " --max-events 10" + to_out, dir.path()).exit_code == 2);
+  CHECK(FilesUnder(out) == first);
+  // A second run without --trace: the first run's trace.jsonl goes with the rest of its
+  // outputs (before, it stayed beside the new summary.json).
+  REQUIRE(RunApfsim("run " + scenario + to_out, dir.path()).exit_code == 0);
+  CHECK_FALSE(fs::exists(out / "trace.jsonl"));
+  CHECK(fs::exists(out / "summary.json"));
+  CHECK(fs::exists(out / "notes.txt"));
+  for (const auto& e : fs::directory_iterator(dir.path())) {
+    INFO(e.path().filename());
+    CHECK(e.path().filename().string().find(".tmp-") == std::string::npos);
+  }
+}
+
+// Under AddressSanitizer the process reserves terabytes of address space at start, so a
+// limit on it cannot stand for a machine out of memory.
+#if !defined(__SANITIZE_ADDRESS__)
+TEST_CASE("running out of memory exits 2 with a message and writes nothing", "[limits]") {
+  // 400 MB of address space and no pending-call limit: the flood's pending calls (about
+  // 900 bytes each) exhaust it in well under a million calls. Before, std::bad_alloc was an
+  // internal error (exit 3).
+  ScratchDir dir("apfsim-limits");
+  const fs::path out = dir.path() / "out";
+  const CommandResult f =
+      RunShellCommand("ulimit -v 400000; " + ShellQuote(APFSIM_BINARY) + " run " +
+                          ShellQuote(std::string(APFSIM_SOURCE_DIR) +
+                                     "/tests/bad-inputs/memory-pending-calls.yaml") +
+                          " --max-pending-calls 0 --quiet --out " + ShellQuote(out.string()),
+                      dir.path());
+  CHECK(f.exit_code == 2);
+  CHECK_THAT(f.err, Catch::Contains("error: out of memory") &&
+                        Catch::Contains("--max-pending-calls bounds the calls"));
+  CHECK_FALSE(fs::exists(out));
+}
+#endif

@@ -214,6 +214,12 @@ TEST_CASE("merged sweep shards equal the unsharded sweep byte for byte", "[sweep
   CHECK_THROWS_WITH(sim::MergeSweepParts({texts[0], texts[0]}, {names[0], names[0]}),
                     Catch::Contains("given twice"));
   CHECK_THROWS_AS(sim::MergeSweepParts({unsharded}, {"sweep.csv"}), sim::InputError);
+
+  // A part copied while its shard was still writing, cut in the middle of its last row:
+  // before, the short row was merged as if whole.
+  const std::string cut = texts[0].substr(0, texts[0].size() - 3);
+  CHECK_THROWS_WITH(sim::MergeSweepParts({cut, texts[1]}, {names[0], names[1]}),
+                    Catch::Contains("the part ends mid-row"));
 }
 
 TEST_CASE("apfsim sweep exits 2 naming the problem for an unknown path or a bad range", "[sweep]") {

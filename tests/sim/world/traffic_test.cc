@@ -5,6 +5,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "sim/io/yaml_input.h"
+
 using apf::kMillisecond;
 using apf::kSecond;
 using sim::Random;
@@ -87,6 +89,27 @@ TEST_CASE("sweep: the period's calls spread evenly over its window", "[traffic]"
     CHECK(s.namespace_draw == static_cast<std::uint64_t>(i % 4));
     CHECK(s.next == expected[i + 1]);
   }
+}
+
+TEST_CASE("sweep: a window of years and a million calls do not overflow", "[traffic]") {
+  // The largest a scenario may give: within 100000h (sim/io/yaml_input.h kMaxInputDuration)
+  // and count 1,000,000 (sim/scenario/loader.cc). within * item is 3.6e23, past int64:
+  // before the split product the call times came out negative.
+  TrafficSpec t = Pattern(TrafficSpec::Kind::kSweep);
+  t.every = sim::kMaxInputDuration;
+  t.within = sim::kMaxInputDuration;
+  t.count = 1'000'000;
+  Random rng(1);
+  Traffic traffic(t, sim::SweepCallsPerPeriod(t, 0));
+  apf::Nanos now = traffic.FirstAt(rng);
+  for (int i = 0; i < 999'999; ++i) {
+    const TrafficStep s = traffic.Generate(now, rng);
+    REQUIRE(s.next >= now);
+    now = s.next;
+  }
+  // The last call of the period, 999,999 of 1,000,000 through the window: by hand,
+  // 360000000000000000 * 999999 / 1000000 = 359999640000000000 ns.
+  CHECK(now == 359999640000000000);
 }
 
 TEST_CASE("sweep: one call per namespace when the count is left out", "[traffic]") {
