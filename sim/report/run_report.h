@@ -14,8 +14,8 @@
 
 #include "sim/io/output_file.h"
 #include "sim/io/output_set.h"
-#include "sim/report/openmetrics.h"
 #include "sim/report/interval_figures.h"
+#include "sim/report/openmetrics.h"
 #include "sim/scenario/scenario.h"
 #include "sim/world/world.h"
 

@@ -26,7 +26,7 @@ std::string Refusal(const std::string& text) {
 
 }  // namespace
 
-TEST_CASE("--seeds takes ranges, lists and mixes in the order written", "[seeds]") {
+TEST_CASE("a seed list (--seeds) takes ranges, lists and mixes in the order written", "[seeds]") {
   CHECK(sim::ParseSeedList("1..5") == Seeds{1, 2, 3, 4, 5});
   CHECK(sim::ParseSeedList("1,4,9") == Seeds{1, 4, 9});
   CHECK(sim::ParseSeedList("1..3,9") == Seeds{1, 2, 3, 9});
@@ -39,7 +39,8 @@ TEST_CASE("--seeds takes ranges, lists and mixes in the order written", "[seeds]
   CHECK(sim::ParseSeedList("1..1000").size() == sim::kMaxSeeds);
 }
 
-TEST_CASE("--seeds refuses empty, reversed, repeated, malformed and absurd lists", "[seeds]") {
+TEST_CASE("a seed list (--seeds) refuses empty, reversed, repeated, malformed and absurd lists",
+          "[seeds]") {
   CHECK(Refusal("").find("no seeds") != std::string::npos);
   CHECK(Refusal("1,,2").find("an empty item") != std::string::npos);
   CHECK(Refusal("1,").find("an empty item") != std::string::npos);
