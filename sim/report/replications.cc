@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <initializer_list>
 
 namespace sim {
 namespace {
@@ -217,6 +218,22 @@ std::string MeanAndInterval(const nlohmann::json& st, bool seconds, bool interva
   return seconds ? text + "s" : text;
 }
 
+namespace {
+
+// The node at `path` below `j`, or null where a key is missing: a window's figures hold
+// fewer keys than the whole run's, and a client story's keys only where they apply.
+const nlohmann::json& At(const nlohmann::json& j, std::initializer_list<const char*> path) {
+  static const nlohmann::json kMissing;
+  const nlohmann::json* node = &j;
+  for (const char* key : path) {
+    if (!node->is_object() || !node->contains(key)) return kMissing;
+    node = &(*node)[key];
+  }
+  return *node;
+}
+
+}  // namespace
+
 std::string ReplicationsTable(const nlohmann::json& r, bool colour) {
   const std::vector<std::uint64_t> seeds = r["seeds"].get<std::vector<std::uint64_t>>();
   const nlohmann::json& duration = r["durationSeconds"];
@@ -225,6 +242,14 @@ std::string ReplicationsTable(const nlohmann::json& r, bool colour) {
       "interval)",
       r["scenario"].is_string() ? r["scenario"].get<std::string>() : "?", FormatSeeds(seeds),
       duration.is_object() ? duration["mean"].get<double>() : 0.0);
+  // With --window the tables are the window's, as `apfsim run --window` prints them.
+  const bool windowed = r.contains("window") && r["window"].is_object();
+  const nlohmann::json& figures = windowed ? r["window"] : r;
+  if (windowed) {
+    title += fmt::format("\nover the window [{} s, {} s)",
+                         MeanAndInterval(At(figures, {"fromSeconds"}), false, false),
+                         MeanAndInterval(At(figures, {"toSeconds"}), false, false));
+  }
   std::string out = (colour ? "\033[1m" + title + "\033[0m" : title) + "\n\n";
   std::vector<std::vector<std::string>> levels = {{"priority level", "nominal", "mean cur", "peak",
                                                    "dispatch", "queue-full", "time-out", "conc-lim",
@@ -236,26 +261,40 @@ std::string ReplicationsTable(const nlohmann::json& r, bool colour) {
   }
   std::sort(order.begin(), order.end());
   for (auto& [unused, name] : order) {
-    const nlohmann::json& l = r["priorityLevels"][name];
-    levels.push_back(
-        {name, MeanAndInterval(l["nominalCL"], false), MeanAndInterval(l["meanCurrentCL"], false),
-         MeanAndInterval(l["peakExecutingSeats"], false), MeanAndInterval(l["dispatched"], false),
-         MeanAndInterval(l["rejected"]["queue-full"], false),
-         MeanAndInterval(l["rejected"]["time-out"], false),
-         MeanAndInterval(l["rejected"]["concurrency-limit"], false),
-         MeanAndInterval(l["waitSeconds"]["p50"], true),
-         MeanAndInterval(l["waitSeconds"]["p99"], true),
-         MeanAndInterval(l["waitSeconds"]["max"], true)});
+    const nlohmann::json& l = At(figures, {"priorityLevels", name.c_str()});
+    if (l.is_null()) continue;
+    // Limits are the whole run's: a window holds only what happened in it.
+    const nlohmann::json& whole = r["priorityLevels"][name];
+    levels.push_back({name, MeanAndInterval(At(whole, {"nominalCL"}), false),
+                      MeanAndInterval(At(whole, {"meanCurrentCL"}), false),
+                      MeanAndInterval(At(l, {"peakExecutingSeats"}), false),
+                      MeanAndInterval(At(l, {"dispatched"}), false),
+                      MeanAndInterval(At(l, {"rejected", "queue-full"}), false),
+                      MeanAndInterval(At(l, {"rejected", "time-out"}), false),
+                      MeanAndInterval(At(l, {"rejected", "concurrency-limit"}), false),
+                      MeanAndInterval(At(l, {"waitSeconds", "p50"}), true),
+                      MeanAndInterval(At(l, {"waitSeconds", "p99"}), true),
+                      MeanAndInterval(At(l, {"waitSeconds", "max"}), true)});
   }
   out += Columns(levels, colour) + "\n";
-  std::vector<std::vector<std::string>> clients = {
-      {"client", "calls", "attempts", "succeeded", "failed", "429s", "lat p50", "lat p99"}};
-  for (auto& [name, c] : r["clients"].items()) {
-    clients.push_back(
-        {name, MeanAndInterval(c["calls"], false), MeanAndInterval(c["attempts"], false),
-         MeanAndInterval(c["succeeded"], false), MeanAndInterval(c["failed"], false),
-         MeanAndInterval(c["http429"], false), MeanAndInterval(c["latencySeconds"]["p50"], true),
-         MeanAndInterval(c["latencySeconds"]["p99"], true)});
+  // Each client's story, the columns `apfsim run` prints: distinct calls rejected beside
+  // the 429 attempts, APF queue wait apart from client-side throttling, a closed loop's
+  // pass, and the calls still unanswered at the end.
+  std::vector<std::vector<std::string>> clients = {{"client", "calls", "rejected", "429s", "failed",
+                                                    "lat p99", "queue p99", "throt p99", "iter p99",
+                                                    "pending"}};
+  for (auto& [name, unused] : r["clients"].items()) {
+    const nlohmann::json& c = At(figures, {"clients", name.c_str()});
+    if (c.is_null()) continue;
+    clients.push_back({name, MeanAndInterval(At(c, {"calls"}), false),
+                       MeanAndInterval(At(c, {"callsRejected"}), false),
+                       MeanAndInterval(At(c, {"http429"}), false),
+                       MeanAndInterval(At(c, {"failed"}), false),
+                       MeanAndInterval(At(c, {"latencySeconds", "p99"}), true),
+                       MeanAndInterval(At(c, {"queueWaitSeconds", "p99"}), true),
+                       MeanAndInterval(At(c, {"throttleWaitSeconds", "p99"}), true),
+                       MeanAndInterval(At(c, {"iterationSeconds", "p99"}), true),
+                       MeanAndInterval(At(c, {"pendingAtEnd"}), false)});
   }
   out += Columns(clients, colour);
   return out;
