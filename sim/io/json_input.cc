@@ -33,40 +33,53 @@ namespace {
 // Refuses a key repeated in one object, which nlohmann/json (like Go's encoding/json)
 // would take silently, the last value winning: a case with "arrive" twice is a mistake,
 // and the first value would be ignored without a word. Tracks the field path as it goes,
-// for the message.
-class DuplicateKeyCheck {
+// for the message. It is a SAX handler over nlohmann's own DOM builder rather than a parse
+// callback: the callback parser of nlohmann/json 3.11 rescans the parent array at every
+// object's end, which made a long array of objects (a queue-set case's requests)
+// quadratic.
+class DuplicateRefusingBuilder : public nlohmann::detail::json_sax_dom_parser<nlohmann::json> {
  public:
-  explicit DuplicateKeyCheck(std::string source) : source_(std::move(source)) {}
+  using Base = nlohmann::detail::json_sax_dom_parser<nlohmann::json>;
+  DuplicateRefusingBuilder(nlohmann::json& result, std::string source)
+      : Base(result, true), source_(std::move(source)) {}
 
-  bool operator()(int /*depth*/, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
-    using Event = nlohmann::json::parse_event_t;
-    switch (event) {
-      case Event::object_start:
-      case Event::array_start:
-        frames_.push_back(Frame{event == Event::object_start, {}, {}, 0});
-        break;
-      case Event::key: {
-        Frame& f = frames_.back();
-        f.key = parsed.get<std::string>();
-        if (!f.keys.insert(f.key).second) {
-          throw InputError({source_, 0, 0}, Path(),
-                           "duplicate key \"" + f.key +
-                               "\" (an object must not repeat a key: only the last value "
-                               "would count)");
-        }
-        break;
-      }
-      case Event::object_end:
-      case Event::array_end:
-        frames_.pop_back();
-        ValueDone();
-        break;
-      case Event::value:
-        ValueDone();
-        break;
-    }
-    return true;
+  bool start_object(std::size_t n) {
+    frames_.push_back(Frame{true, {}, {}, 0});
+    return Base::start_object(n);
   }
+  bool start_array(std::size_t n) {
+    frames_.push_back(Frame{false, {}, {}, 0});
+    return Base::start_array(n);
+  }
+  bool key(std::string& k) {
+    Frame& f = frames_.back();
+    f.key = k;
+    if (!f.keys.insert(f.key).second) {
+      throw InputError({source_, 0, 0}, Path(),
+                       "duplicate key \"" + f.key +
+                           "\" (an object must not repeat a key: only the last value "
+                           "would count)");
+    }
+    return Base::key(k);
+  }
+  bool end_object() {
+    frames_.pop_back();
+    ValueDone();
+    return Base::end_object();
+  }
+  bool end_array() {
+    frames_.pop_back();
+    ValueDone();
+    return Base::end_array();
+  }
+  bool null() { return ValueDone(), Base::null(); }
+  bool boolean(bool v) { return ValueDone(), Base::boolean(v); }
+  bool number_integer(std::int64_t v) { return ValueDone(), Base::number_integer(v); }
+  bool number_unsigned(std::uint64_t v) { return ValueDone(), Base::number_unsigned(v); }
+  bool number_float(double v, const std::string& text) {
+    return ValueDone(), Base::number_float(v, text);
+  }
+  bool string(std::string& v) { return ValueDone(), Base::string(v); }
 
  private:
   struct Frame {
@@ -100,7 +113,10 @@ class DuplicateKeyCheck {
 
 nlohmann::json ParseJsonText(std::string_view text, const std::string& source_name) {
   try {
-    return nlohmann::json::parse(text.begin(), text.end(), DuplicateKeyCheck(source_name));
+    nlohmann::json result;
+    DuplicateRefusingBuilder builder(result, source_name);
+    nlohmann::json::sax_parse(text.begin(), text.end(), &builder);
+    return result;
   } catch (const nlohmann::json::parse_error& e) {
     const size_t offset = std::min<size_t>(e.byte == 0 ? 0 : e.byte - 1, text.size());
     std::string what = e.what();
