@@ -1,10 +1,10 @@
-// `apfsim check SCENARIO... [--junit FILE] [--out DIR] [--seed N | --seeds LIST] [--overlay F]`: runs each
-// scenario and verifies its `spec.expect` assertions (sim/report/expectations.h), printing
-// each as passed or failed with the value measured; with --seeds each scenario runs on every
-// seed and an assertion's verdict is reached over them (CombineSeedVerdicts). Exit 1 when
-// any failed, 2 on bad input. A scenario that fails to load or to run is reported and the
-// others are still checked. --junit writes the verdicts as JUnit XML, whole or not at all,
-// so that CI systems show one test per assertion and one error per scenario not checked.
+// `apfsim check SCENARIO... [--junit FILE] [--out DIR] [--seed N | --seeds LIST] [--overlay F]`:
+// runs each scenario and verifies its `spec.expect` assertions (sim/report/expectations.h),
+// printing each as passed or failed with the value measured; with --seeds each scenario runs on
+// every seed and an assertion's verdict is reached over them (CombineSeedVerdicts). Exit 1 when any
+// failed, 2 on bad input. A scenario that fails to load or to run is reported and the others are
+// still checked. --junit writes the verdicts as JUnit XML, whole or not at all, so that CI systems
+// show one test per assertion and one error per scenario not checked.
 #include <fmt/format.h>
 
 #include <chrono>
