@@ -135,8 +135,9 @@ class Tuner {
 
 void Tuner::BuildSpace() {
   for (const apf::PriorityLevelConfiguration& pl : baseline_.flow_control.objects.priority_levels) {
-    if (!pl.spec.limited) continue;
     const std::string& name = pl.metadata.name;
+    // catch-all is mandatory: its spec is fixed, the apiserver puts it back.
+    if (!pl.spec.limited || name == "catch-all") continue;
     if (!request_.only_levels.empty() &&
         std::find(request_.only_levels.begin(), request_.only_levels.end(), name) ==
             request_.only_levels.end()) {
@@ -376,7 +377,10 @@ json Tuner::Judge(const Candidate& c, std::size_t index, Score* score, bool* hol
     }
   } catch (const InputError& e) {
     // A combination validation refuses (a hand larger than the queues allow): no run.
-    record["invalid"] = e.what();
+    // Named inside DIR, so that tune.json does not depend on where DIR is.
+    std::string why = e.what();
+    if (why.rfind(request_.out_dir + "/", 0) == 0) why.erase(0, request_.out_dir.size() + 1);
+    record["invalid"] = why;
     *holds = false;
     *complete = true;
     return record;
