@@ -40,7 +40,7 @@ int RunTuneCommand(const Args& args) {
       "out", po::value(&request.out_dir),
       "folder for fix.yaml, tune.json, compare.json (default out/<scenario file>-tune)")(
       "only-levels", po::value(&only_levels),
-      "change only these priority levels (comma-separated); the flags and the fence still")(
+      "change only these priority levels (comma-separated; flags and a fence are still tried)")(
       "no-fence", po::bool_switch(&request.no_fence), "do not try a fence")(
       "keep-flags", po::bool_switch(&request.keep_flags),
       "leave maxRequestsInflight and maxMutatingRequestsInflight as they are")(
@@ -51,10 +51,11 @@ int RunTuneCommand(const Args& args) {
   po::positional_options_description positional;
   positional.add("scenario", 1);
   po::variables_map values;
-  if (!ParseCommandLine(args, "apfsim tune SCENARIO [options]", options, &positional, values,
-                        "apfsim tune scenarios/drift-sweep-goal.yaml --seeds 1..3 --out out/tune\n"
-                        "apfsim check scenarios/drift-sweep-goal.yaml --overlay out/tune/fix.yaml "
-                        "--seeds 11..20")) {
+  if (!ParseCommandLine(
+          args, "apfsim tune SCENARIO [options]", options, &positional, values,
+          "apfsim tune scenarios/goals/drift-sweep-goal.yaml --seeds 1..3 --out out/tune\n"
+          "apfsim check scenarios/goals/drift-sweep-goal.yaml --overlay out/tune/fix.yaml "
+          "--seeds 11..20")) {
     return kExitOk;
   }
   request.only_levels = SplitList(only_levels);
