@@ -14,6 +14,7 @@
 #include "sim/io/output_file.h"
 #include "sim/report/expectations.h"
 #include "sim/workflows/compare.h"
+#include "sim/workflows/interrupt.h"
 #include "sim/workflows/replicate.h"
 #include "sim/workflows/run.h"
 #include "sim/workflows/worker_pool.h"
@@ -407,6 +408,13 @@ json Tuner::Judge(const Candidate& c, std::size_t index, Score* score, bool* hol
       r.out_dir = SeedDir(dir, seeds[next + i]);
       outcomes[i] = RunScenario(replication, r);
     });
+    // A run cut short by a signal has no verdicts: judging it would pass it.
+    if (const int signal_number = PendingInterrupt(); signal_number != 0) {
+      throw RunInterrupted(signal_number,
+                           fmt::format("apfsim tune: interrupted by {} after {} runs; "
+                                       "fix.yaml and tune.json were not written",
+                                       SignalName(signal_number), spent_));
+    }
     // Judged in seed order; the runs after a failing seed are not looked at nor charged,
     // so the batch size (--jobs) never changes the answer.
     for (std::size_t i = 0; i < batch && !failed; ++i) {
