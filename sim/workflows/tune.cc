@@ -535,7 +535,7 @@ TuneOutcome Tuner::Run() {
     // Only a move that brought the goal closer is built on (the unchanged configuration
     // always is): otherwise the one-object combinations alone would outlast any budget
     // before a second object or a fence is tried.
-    if (!invalid && complete && (c.steps.empty() && c.fence < 0 || score > parent)) {
+    if (!invalid && complete && ((c.steps.empty() && c.fence < 0) || score > parent)) {
       for (const Candidate& child : Children(c)) push(child, score);
     }
   }
