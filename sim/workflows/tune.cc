@@ -161,7 +161,7 @@ void Tuner::BuildSpace() {
   for (const std::string& level : request_.only_levels) {
     if (std::none_of(params_.begin(), params_.end(),
                      [&](const Param& p) { return p.level == level; })) {
-      throw InputError({"--only-levels", 0, 0}, "--only-levels",
+      throw InputError({"--only-levels", 0, 0}, "",
                        "\"" + level + "\" is not a limited priority level of the scenario");
     }
   }
@@ -484,9 +484,9 @@ TuneOutcome Tuner::Run() {
                      "apfsim tune needs a goal: the scenario has no spec.expect assertions");
   }
   if (request_.seeds.empty()) {
-    throw InputError({"--seeds", 0, 0}, "--seeds", "no seeds to judge the candidates on");
+    throw InputError({"--seeds", 0, 0}, "", "no seeds to judge the candidates on");
   }
-  if (request_.budget < 1) throw InputError({"--budget", 0, 0}, "--budget", "at least 1 run");
+  if (request_.budget < 1) throw InputError({"--budget", 0, 0}, "", "at least 1 run");
   BuildSpace();
   MakeOutputDirectory(request_.out_dir);
 
