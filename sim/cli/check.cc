@@ -1,10 +1,10 @@
-// `apfsim check SCENARIO... [--junit FILE] [--out DIR] [--seed N | --seeds LIST]`: runs each
-// scenario and verifies its `spec.expect` assertions (sim/report/expectations.h), printing
-// each as passed or failed with the value measured; with --seeds each scenario runs on every
-// seed and an assertion's verdict is reached over them (CombineSeedVerdicts). Exit 1 when
-// any failed, 2 on bad input. A scenario that fails to load or to run is reported and the
-// others are still checked. --junit writes the verdicts as JUnit XML, whole or not at all,
-// so that CI systems show one test per assertion and one error per scenario not checked.
+// `apfsim check SCENARIO... [--junit FILE] [--out DIR] [--seed N | --seeds LIST] [--overlay F]`:
+// runs each scenario and verifies its `spec.expect` assertions (sim/report/expectations.h),
+// printing each as passed or failed with the value measured; with --seeds each scenario runs on
+// every seed and an assertion's verdict is reached over them (CombineSeedVerdicts). Exit 1 when any
+// failed, 2 on bad input. A scenario that fails to load or to run is reported and the others are
+// still checked. --junit writes the verdicts as JUnit XML, whole or not at all, so that CI systems
+// show one test per assertion and one error per scenario not checked.
 #include <fmt/format.h>
 
 #include <chrono>
@@ -46,7 +46,7 @@ bool IsFlowControlManifest(const std::string& file) {
 
 int RunCheck(const Args& args) {
   po::options_description options("apfsim check options");
-  std::vector<std::string> scenarios, sets;
+  std::vector<std::string> scenarios, sets, overlays;
   std::string junit, out_dir;
   bool quiet = false;
   options.add_options()("scenario", po::value(&scenarios)->composing(), "scenario files")(
@@ -56,6 +56,9 @@ int RunCheck(const Args& args) {
       "(default out/<scenario name>)")("seed", po::value<std::uint64_t>(),
                                        "override every scenario's seed")(
       "set", po::value(&sets)->composing(), "override a scenario value: PATH=VALUE (repeatable)")(
+      "overlay", po::value(&overlays)->composing(),
+      "apply this overlay to every scenario: flow-control manifests and/or an Overlay "
+      "document (repeatable), e.g. to confirm apfsim tune's fix.yaml on other seeds")(
       "quiet", po::bool_switch(&quiet), "print only failed assertions and the totals");
   AddRunBudgetOptions(options);
   AddSeedsOptions(options, true);
@@ -101,6 +104,7 @@ int RunCheck(const Args& args) {
       RunRequest request;
       request.scenario_file = file;
       request.overrides = sets;
+      request.overlay_files = overlays;
       if (values.count("seed")) request.seed = values["seed"].as<std::uint64_t>();
       request.quiet = true;
       request.budget = budget;

@@ -23,6 +23,9 @@ int RunRun(const Args& args) {
       "out", po::value(&request.out_dir), "output folder (default out/<scenario name>)")(
       "seed", po::value<std::uint64_t>(), "override the scenario's seed")(
       "set", po::value(&sets)->composing(), "override a scenario value: PATH=VALUE (repeatable)")(
+      "overlay", po::value(&request.overlay_files)->composing(),
+      "apply this overlay: flow-control manifests and/or an Overlay document of --set values "
+      "(repeatable; scenarios/README.md), e.g. a fix written by apfsim tune")(
       "interval", po::value<std::string>(), "report interval, e.g. 1s (default: the scenario's)")(
       "trace", po::value(&request.trace), "write trace.jsonl for this client or priority level")(
       "window", po::value<std::string>(),

@@ -1,0 +1,94 @@
+// `apfsim tune SCENARIO [--seeds LIST] [--budget RUNS] [--jobs N] [--out DIR]`: searches for
+// the smallest configuration change under which the scenario's spec.expect holds on every
+// seed (sim/workflows/tune.h), and writes it as an overlay, DIR/fix.yaml, with DIR/tune.json
+// (every candidate tried) and DIR/compare.json (before and after the fix). Exit 0 when the
+// fix holds, 1 when the budget ran out or the space was exhausted (the closest candidate is
+// written), 2 on bad input.
+#include "sim/workflows/tune.h"
+
+#include <iostream>
+#include <sstream>
+
+#include "sim/cli/command.h"
+#include "sim/cli/run_options.h"
+#include "sim/report/plot_tool.h"
+#include "sim/workflows/interrupt.h"
+
+namespace po = boost::program_options;
+
+namespace sim::cli {
+namespace {
+
+std::vector<std::string> SplitList(const std::string& text) {
+  std::vector<std::string> items;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    if (!item.empty()) items.push_back(item);
+  }
+  return items;
+}
+
+int RunTuneCommand(const Args& args) {
+  po::options_description options("apfsim tune options");
+  TuneRequest request;
+  std::string only_levels;
+  options.add_options()("scenario", po::value(&request.scenario_file)->required(),
+                        "the scenario; its spec.expect is the goal")(
+      "budget", po::value(&request.budget)->default_value(200),
+      "runs the search may spend (the compare of the fix at the end is not counted)")(
+      "out", po::value(&request.out_dir),
+      "folder for fix.yaml, tune.json, compare.json (default out/<scenario file>-tune)")(
+      "only-levels", po::value(&only_levels),
+      "change only these priority levels (comma-separated; flags and a fence are still tried)")(
+      "no-fence", po::bool_switch(&request.no_fence), "do not try a fence")(
+      "keep-flags", po::bool_switch(&request.keep_flags),
+      "leave maxRequestsInflight and maxMutatingRequestsInflight as they are")(
+      "no-compare", "do not run the scenario before and after the fix at the end")(
+      "no-plot", "do not draw compare.png");
+  AddRunBudgetOptions(options);
+  AddSeedsOptions(options, true);
+  po::positional_options_description positional;
+  positional.add("scenario", 1);
+  po::variables_map values;
+  if (!ParseCommandLine(
+          args, "apfsim tune SCENARIO [options]", options, &positional, values,
+          "apfsim tune scenarios/goals/drift-sweep-goal.yaml --seeds 1..3 --out out/tune\n"
+          "apfsim check scenarios/goals/drift-sweep-goal.yaml --overlay out/tune/fix.yaml "
+          "--seeds 11..20")) {
+    return kExitOk;
+  }
+  request.only_levels = SplitList(only_levels);
+  request.run_budget = RunBudgetFrom(values);
+  const SeedsOptions seeds = SeedsOptionsFrom(values);
+  request.seeds = seeds.seeds.empty() ? std::vector<std::uint64_t>{1, 2, 3} : seeds.seeds;
+  request.jobs = seeds.jobs;
+  request.compare = !values.count("no-compare");
+  if (request.out_dir.empty()) {
+    std::string stem = request.scenario_file.substr(request.scenario_file.find_last_of('/') + 1);
+    request.out_dir = "out/" + stem.substr(0, stem.find_last_of('.')) + "-tune";
+  }
+  const InterruptGuard interrupt_guard;
+  const TuneOutcome outcome = RunTune(request);
+  std::cout << outcome.message;
+  if (request.compare && !values.count("no-plot")) {
+    const std::string side = "/seed-" + std::to_string(request.seeds[0]);
+    std::string why;
+    if (!RunPlotTool("plot.py",
+                     {"--compare", request.out_dir + "/before" + side,
+                      request.out_dir + "/after" + side, "--out", request.out_dir + "/compare.png"},
+                     &why)) {
+      std::cerr << "apfsim tune: no plot: " << why << "\n";
+    }
+  }
+  std::cout << "\noutputs in " << request.out_dir << "/ (fix.yaml, tune.json"
+            << (request.compare ? ", compare.json, before/, after/" : "") << ", candidates/)\n";
+  return outcome.holds ? kExitOk : kExitExpectationFailed;
+}
+
+const Registration kTune({"", "tune",
+                          "search for the smallest configuration change that meets spec.expect",
+                          RunTuneCommand});
+
+}  // namespace
+}  // namespace sim::cli
