@@ -1,6 +1,10 @@
 #include "sim/model/queueset.h"
 
+#include <charconv>
 #include <cmath>
+#include <istream>
+#include <optional>
+#include <ostream>
 #include <set>
 #include <vector>
 
@@ -8,6 +12,7 @@
 #include "apf/flow_hash.h"
 #include "apf/queue_set.h"
 #include "sim/engine/event_queue.h"
+#include "sim/io/input_error.h"
 #include "sim/io/json_input.h"
 
 namespace sim {
@@ -109,6 +114,49 @@ class Replay : public apf::QueueSetListener {
     }
   }
 
+  // Writes each result as nlohmann::json's dump() would (keys in sorted order), one per
+  // line, in `apfsim model queueset`'s layout: the same bytes as Results() printed.
+  void WriteResults(std::ostream& out) const {
+    std::string text = "{\"results\": [";
+    bool first = true;
+    const auto number = [&text](std::int64_t v) {
+      char digits[24];
+      text.append(digits, std::to_chars(digits, digits + sizeof digits, v).ptr);
+    };
+    for (const ReplayRequest& r : requests_) {
+      text += first ? "\n  " : ",\n  ";
+      first = false;
+      if (r.rejected_reason) {
+        text += "{\"id\":";
+        number(r.id);
+        text += ",\"outcome\":\"rejected\",\"queue\":";
+        number(r.queue);
+        text += ",\"reason\":\"";
+        text += r.rejected_reason;
+        text += "\",\"rejectedAtNs\":";
+        number(r.rejected_ns);
+      } else {
+        text += "{\"dispatchNs\":";
+        number(r.dispatch_ns);
+        text += ",\"finishNs\":";
+        number(r.finish_ns);
+        text += ",\"id\":";
+        number(r.id);
+        text += ",\"outcome\":\"executed\",\"queue\":";
+        number(r.queue);
+        text += ",\"releaseNs\":";
+        number(r.release_ns);
+      }
+      text += "}";
+      if (text.size() >= (1 << 16)) {
+        out.write(text.data(), static_cast<std::streamsize>(text.size()));
+        text.clear();
+      }
+    }
+    text += "\n]}";
+    out.write(text.data(), static_cast<std::streamsize>(text.size()));
+  }
+
   nlohmann::json Results() const {
     nlohmann::json results = nlohmann::json::array();
     for (const ReplayRequest& r : requests_) {
@@ -139,12 +187,17 @@ class Replay : public apf::QueueSetListener {
   EventQueue events_;
 };
 
-nlohmann::json ReplayCase(const JsonField& c) {
-  c.ExpectObject({"queueset", "requests"});
-  const JsonField config = c["queueset"];
-  config.ExpectObject({"concurrencyLimit", "queues", "handSize", "queueLengthLimit"});
+// The queue set's configuration, from a case's "queueset" object.
+struct ReplayConfig {
   apf::QueuingConfig queuing;
   apf::DispatchingConfig dispatching;
+};
+
+ReplayConfig ParseConfig(const JsonField& config) {
+  config.ExpectObject({"concurrencyLimit", "queues", "handSize", "queueLengthLimit"});
+  ReplayConfig out;
+  apf::QueuingConfig& queuing = out.queuing;
+  apf::DispatchingConfig& dispatching = out.dispatching;
   dispatching.concurrency_limit =
       static_cast<int>(IntInRange(config["concurrencyLimit"], 0, 1 << 30));
   dispatching.concurrency_denominator = dispatching.concurrency_limit;
@@ -165,35 +218,366 @@ nlohmann::json ReplayCase(const JsonField& c) {
   if (apf::Status status = apf::QueueSet::CheckQueuingConfig(queuing); !status.ok()) {
     config.Fail(status.message());
   }
+  return out;
+}
 
+// Request ids seen so far in one case. Ids usually come in increasing order, so the set is
+// built only when an id is not above every earlier one.
+class IdSet {
+ public:
+  // False when `id` was seen before.
+  bool Insert(std::int64_t id, const std::vector<ReplayRequest>& earlier) {
+    if (!sorted_ && (earlier.empty() || id > max_)) {
+      max_ = id;
+      return true;
+    }
+    if (!sorted_) {
+      for (const ReplayRequest& r : earlier) seen_.insert(r.id);
+      sorted_ = true;
+    }
+    return seen_.insert(id).second;
+  }
+
+ private:
+  bool sorted_ = false;
+  std::int64_t max_ = 0;
+  std::set<std::int64_t> seen_;
+};
+
+ReplayRequest ParseRequest(const JsonField& item, bool hashed, IdSet& ids,
+                           const std::vector<ReplayRequest>& earlier) {
+  item.ExpectObject({"id", "arrive", "flowSchema", "distinguisher", "initialSeats", "finalSeats",
+                     "additionalLatency", "service", "waitLimit"});
+  ReplayRequest r;
+  r.id = item["id"].Int();
+  if (!ids.Insert(r.id, earlier)) item["id"].Fail("duplicate request id " + std::to_string(r.id));
+  r.arrive_ns = Seconds(item["arrive"]);
+  r.service_ns = Seconds(item["service"]);
+  r.wait_limit_ns = SecondsOr(item, "waitLimit", 15 * apf::kSecond);
+  r.seats.initial_seats =
+      item.Has("initialSeats") ? IntInRange(item["initialSeats"], 0, 1 << 30) : 1;
+  r.seats.final_seats = item.Has("finalSeats") ? IntInRange(item["finalSeats"], 0, 1 << 30) : 0;
+  r.seats.additional_latency = SecondsOr(item, "additionalLatency", 0);
+  if (hashed) {
+    r.flow_hash =
+        apf::HashFlowID(item.StringOr("flowSchema", ""), item.StringOr("distinguisher", ""));
+  }
+  return r;
+}
+
+nlohmann::json ReplayCase(const JsonField& c) {
+  c.ExpectObject({"queueset", "requests"});
+  const ReplayConfig config = ParseConfig(c["queueset"]);
   const JsonField list = c["requests"];
   list.ExpectArray();
   std::vector<ReplayRequest> requests;
-  std::set<std::int64_t> ids;
+  IdSet ids;
   for (size_t i = 0; i < list.size(); ++i) {
-    const JsonField item = list.At(i);
-    item.ExpectObject({"id", "arrive", "flowSchema", "distinguisher", "initialSeats", "finalSeats",
-                       "additionalLatency", "service", "waitLimit"});
-    ReplayRequest r;
-    r.id = item["id"].Int();
-    if (!ids.insert(r.id).second) item["id"].Fail("duplicate request id " + std::to_string(r.id));
-    r.arrive_ns = Seconds(item["arrive"]);
-    r.service_ns = Seconds(item["service"]);
-    r.wait_limit_ns = SecondsOr(item, "waitLimit", 15 * apf::kSecond);
-    r.seats.initial_seats =
-        item.Has("initialSeats") ? IntInRange(item["initialSeats"], 0, 1 << 30) : 1;
-    r.seats.final_seats = item.Has("finalSeats") ? IntInRange(item["finalSeats"], 0, 1 << 30) : 0;
-    r.seats.additional_latency = SecondsOr(item, "additionalLatency", 0);
-    if (queuing.desired_num_queues > 1) {
-      r.flow_hash =
-          apf::HashFlowID(item.StringOr("flowSchema", ""), item.StringOr("distinguisher", ""));
-    }
-    requests.push_back(r);
+    requests.push_back(
+        ParseRequest(list.At(i), config.queuing.desired_num_queues > 1, ids, requests));
   }
   Replay replay(std::move(requests));
-  replay.Run(queuing, dispatching);
+  replay.Run(config.queuing, config.dispatching);
   return {{"results", replay.Results()}};
 }
+// Bytes of the input, read in chunks, as nlohmann::json's sax_parse reads them one at a
+// time; it counts lines so that a syntax error names the same line and column as
+// ParseJsonText gives for the whole text.
+class StreamSource {
+ public:
+  explicit StreamSource(std::istream& in) : in_(in) {}
+
+  bool AtEnd() {
+    if (pos_ < len_) return false;
+    if (!in_) return true;
+    in_.read(buffer_, sizeof buffer_);
+    len_ = static_cast<std::size_t>(in_.gcount());
+    pos_ = 0;
+    return len_ == 0;
+  }
+  char Peek() const { return buffer_[pos_]; }
+  void Advance() {
+    if (buffer_[pos_] == '\n') {
+      ++newlines_;
+      before_last_newline_ = last_newline_;
+      last_newline_ = offset_;
+    }
+    ++pos_;
+    ++offset_;
+  }
+
+  // Where byte `offset` is, for an offset at most two bytes before the end of what was
+  // read (the parser reads at most one byte past the one it fails on).
+  SourceLocation LocationOf(std::uint64_t offset, const std::string& source) const {
+    offset = std::min(offset, offset_);
+    std::uint64_t lines = newlines_;
+    std::int64_t line_start = last_newline_;
+    if (lines > 0 && static_cast<std::int64_t>(offset) <= last_newline_) {
+      --lines;
+      line_start = before_last_newline_;
+    }
+    if (lines > 0 && static_cast<std::int64_t>(offset) <= line_start) {
+      --lines;
+      line_start = -1;  // not reached on inputs the parser reads one byte at a time
+    }
+    return {source, static_cast<int>(lines + 1), static_cast<int>(offset - line_start)};
+  }
+
+ private:
+  std::istream& in_;
+  char buffer_[1 << 16];
+  std::size_t pos_ = 0, len_ = 0;
+  std::uint64_t offset_ = 0;
+  std::uint64_t newlines_ = 0;
+  std::int64_t last_newline_ = -1, before_last_newline_ = -1;
+};
+
+class StreamIterator {
+ public:
+  using iterator_category = std::input_iterator_tag;
+  using value_type = char;
+  using difference_type = std::ptrdiff_t;
+  using pointer = const char*;
+  using reference = char;
+
+  explicit StreamIterator(StreamSource* source = nullptr) : source_(source) {}
+  char operator*() const { return source_->Peek(); }
+  StreamIterator& operator++() {
+    source_->Advance();
+    return *this;
+  }
+  bool operator==(const StreamIterator& other) const { return End() == other.End(); }
+  bool operator!=(const StreamIterator& other) const { return !(*this == other); }
+
+ private:
+  bool End() const { return source_ == nullptr || source_->AtEnd(); }
+  StreamSource* source_;
+};
+
+// The SAX side of the streaming replay. It builds small documents (a case without its
+// requests, one request) and checks each with the same JsonField code as the whole-document
+// replay, so every message and field path is the same; a request's problem is kept until
+// its case ends, because the case's own fields are checked first. Each case is replayed
+// and written as soon as its closing brace is read.
+class CaseStream {
+ public:
+  CaseStream(std::ostream& out, std::string source) : out_(out), source_(std::move(source)) {}
+
+  bool null() { return Value(nullptr); }
+  bool boolean(bool v) { return Value(v); }
+  bool number_integer(std::int64_t v) { return Value(v); }
+  bool number_unsigned(std::uint64_t v) { return Value(v); }
+  bool number_float(double v, const std::string&) { return Value(v); }
+  bool string(std::string& v) { return Value(std::move(v)); }
+  bool binary(nlohmann::json::binary_t&) { return true; }  // not in JSON text
+
+  bool start_object(std::size_t) { return Start(nlohmann::json::object()); }
+  bool start_array(std::size_t) { return Start(nlohmann::json::array()); }
+  bool key(std::string& k) {
+    Frame& f = frames_.back();
+    if (!f.keys.insert(k).second) {
+      f.key = k;
+      throw InputError({source_, 0, 0}, Path(),
+                       "duplicate key \"" + k +
+                           "\" (an object must not repeat a key: only the last value would "
+                           "count)");
+    }
+    f.key = std::move(k);
+    return true;
+  }
+  bool end_object() { return End(); }
+  bool end_array() { return End(); }
+
+  bool parse_error(std::size_t position, const std::string& token,
+                   const nlohmann::json::exception& e) {
+    std::string what = e.what();
+    if (e.id == 406) {
+      // A number too large for a double: it ends where the parser stands.
+      if (auto space = what.find("] "); space != std::string::npos) what = what.substr(space + 2);
+      throw InputError(source_stream_->LocationOf(position - token.size(), source_), "",
+                       "invalid JSON: " + what);
+    }
+    if (auto colon = what.find(": "); colon != std::string::npos) what = what.substr(colon + 2);
+    throw InputError(source_stream_->LocationOf(position == 0 ? 0 : position - 1, source_), "",
+                     "invalid JSON: " + what);
+  }
+
+  void Run(std::istream& in) {
+    StreamSource source(in);
+    source_stream_ = &source;
+    nlohmann::json::sax_parse(StreamIterator(&source), StreamIterator(), this);
+    if (top_type_) {
+      const nlohmann::json& top = *top_type_;
+      JsonField(top, source_, "").ExpectArray();
+    }
+    out_ << (cases_ == 0 ? "[" : "") << "\n]\n";
+  }
+
+ private:
+  struct Frame {
+    nlohmann::json* value;  // where this container is being built
+    bool object;
+    std::set<std::string> keys;
+    std::string key;        // objects: the key being read
+    std::size_t index = 0;  // arrays: the element being read
+  };
+
+  // Depths: 0 the cases array, 1 a case, 2 its fields, 3 a request (in "requests").
+  bool InRequests() const {
+    return frames_.size() == 3 && frames_[1].object && frames_[1].key == "requests" &&
+           !frames_[2].object;
+  }
+
+  // Where a value that starts now goes: into its parent, or, for a request, into the
+  // document of that request alone.
+  nlohmann::json* Slot(nlohmann::json v) {
+    if (frames_.empty()) {
+      top_ = std::move(v);
+      return &top_;
+    }
+    if (InRequests()) {
+      request_ = std::move(v);
+      return &request_;
+    }
+    if (frames_.size() == 1) {
+      case_ = std::move(v);
+      return &case_;
+    }
+    nlohmann::json& parent = *frames_.back().value;
+    if (frames_.back().object) return &(parent[frames_.back().key] = std::move(v));
+    parent.push_back(std::move(v));
+    return &parent.back();
+  }
+
+  bool Start(nlohmann::json container) {
+    if (frames_.empty() && !container.is_array()) {
+      top_type_ = std::move(container);
+      frames_.push_back(Frame{&*top_type_, top_type_->is_object(), {}, {}, 0});
+      skipping_ = true;
+      return true;
+    }
+    const bool object = container.is_object();
+    nlohmann::json* at = skipping_ ? &scratch_ : Slot(std::move(container));
+    frames_.push_back(Frame{at, object, {}, {}, 0});
+    return true;
+  }
+
+  template <typename T>
+  bool Value(T&& v) {
+    if (frames_.empty()) {
+      top_type_ = nlohmann::json(std::forward<T>(v));
+      return true;
+    }
+    if (!skipping_) Slot(nlohmann::json(std::forward<T>(v)));
+    Done();
+    return true;
+  }
+
+  bool End() {
+    frames_.pop_back();
+    Done();
+    return true;
+  }
+
+  // A scalar value or a container is complete.
+  void Done() {
+    if (frames_.empty()) return;
+    if (!skipping_) {
+      if (frames_.size() == 1) {
+        EndCase();
+      } else if (InRequests()) {
+        AddRequest();
+      } else if (frames_.size() == 2 && frames_[1].object && frames_[1].key == "queueset") {
+        SeeConfig();
+      }
+    }
+    Frame& f = frames_.back();
+    if (!f.object) ++f.index;
+  }
+
+  std::string CasePath() const { return "[" + std::to_string(frames_[0].index) + "]"; }
+
+  void SeeConfig() {
+    config_seen_ = true;
+    try {
+      config_ = ParseConfig(
+          JsonField((*frames_[1].value)["queueset"], source_, CasePath() + ".queueset"));
+    } catch (const InputError&) {
+      config_.reset();  // reported when the case ends, in the whole-document order
+    }
+  }
+
+  void AddRequest() {
+    const std::size_t index = frames_[2].index;
+    if (!config_seen_) {
+      // "requests" before "queueset": keep the request in the case until the end.
+      (*frames_[2].value).push_back(std::move(request_));
+      return;
+    }
+    if (request_error_) return;
+    try {
+      const bool hashed = config_ && config_->queuing.desired_num_queues > 1;
+      requests_.push_back(ParseRequest(
+          JsonField(request_, source_, CasePath() + ".requests[" + std::to_string(index) + "]"),
+          hashed, ids_, requests_));
+    } catch (const InputError& e) {
+      request_error_ = e;
+    }
+  }
+
+  void EndCase() {
+    const JsonField c(case_, source_, CasePath());
+    c.ExpectObject({"queueset", "requests"});
+    const ReplayConfig config = ParseConfig(c["queueset"]);
+    const JsonField list = c["requests"];
+    list.ExpectArray();
+    if (request_error_) throw *request_error_;
+    // Requests kept whole because they came before the configuration.
+    for (size_t i = 0; i < list.size(); ++i) {
+      requests_.push_back(
+          ParseRequest(list.At(i), config.queuing.desired_num_queues > 1, ids_, requests_));
+    }
+    Replay replay(std::move(requests_));
+    replay.Run(config.queuing, config.dispatching);
+    out_ << (cases_ == 0 ? "[\n" : ",\n");
+    replay.WriteResults(out_);
+    out_.flush();
+    ++cases_;
+    case_ = nullptr;
+    requests_ = {};
+    ids_ = IdSet();
+    config_seen_ = false;
+    config_.reset();
+    request_error_.reset();
+  }
+
+  std::string Path() const {
+    std::string path;
+    for (const Frame& f : frames_) {
+      if (f.object) {
+        path += (path.empty() ? "" : ".") + f.key;
+      } else {
+        path += "[" + std::to_string(f.index) + "]";
+      }
+    }
+    return path;
+  }
+
+  std::ostream& out_;
+  std::string source_;
+  StreamSource* source_stream_ = nullptr;
+  std::vector<Frame> frames_;
+  nlohmann::json top_, case_, request_, scratch_;
+  std::optional<nlohmann::json> top_type_;  // a top level that is not an array
+  bool skipping_ = false;                   // after such a top level: only syntax matters
+  std::size_t cases_ = 0;
+
+  bool config_seen_ = false;
+  std::optional<ReplayConfig> config_;
+  std::vector<ReplayRequest> requests_;
+  IdSet ids_;
+  std::optional<InputError> request_error_;
+};
 
 }  // namespace
 
@@ -203,6 +587,10 @@ nlohmann::json ReplayQueueSetCases(const nlohmann::json& cases, const std::strin
   nlohmann::json out = nlohmann::json::array();
   for (size_t i = 0; i < all.size(); ++i) out.push_back(ReplayCase(all.At(i)));
   return out;
+}
+
+void StreamQueueSetCases(std::istream& in, std::ostream& out, const std::string& source) {
+  CaseStream(out, source).Run(in);
 }
 
 }  // namespace sim
