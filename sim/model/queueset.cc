@@ -1,5 +1,6 @@
 #include "sim/model/queueset.h"
 
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <istream>
@@ -375,6 +376,7 @@ class CaseStream {
   bool start_array(std::size_t) { return Start(nlohmann::json::array()); }
   bool key(std::string& k) {
     Frame& f = frames_.back();
+    if (in_request_ && frames_.size() == 4) return RequestKey(f, k);
     if (!f.keys.insert(k).second) {
       f.key = k;
       throw InputError({source_, 0, 0}, Path(),
@@ -431,6 +433,11 @@ class CaseStream {
   // Where a value that starts now goes: into its parent, or, for a request, into the
   // document of that request alone.
   nlohmann::json* Slot(nlohmann::json v) {
+    if (in_request_ && frames_.size() == 4) {
+      nlohmann::json& field = field_ >= 0 ? fields_[field_] : extras_.back().second;
+      field = std::move(v);
+      return &field;
+    }
     if (frames_.empty()) {
       top_ = std::move(v);
       return &top_;
@@ -457,6 +464,14 @@ class CaseStream {
       return true;
     }
     const bool object = container.is_object();
+    if (object && !skipping_ && InRequests()) {
+      // A request: its fields go into fields_, not into a document.
+      in_request_ = true;
+      present_ = 0;
+      extras_.clear();
+      frames_.push_back(Frame{&request_, true, {}, {}, 0});
+      return true;
+    }
     nlohmann::json* at = skipping_ ? &scratch_ : Slot(std::move(container));
     frames_.push_back(Frame{at, object, {}, {}, 0});
     return true;
@@ -507,8 +522,118 @@ class CaseStream {
     }
   }
 
+  // The fields of a request, by their index in kRequestFields.
+  static constexpr std::string_view kRequestFields[] = {
+      "id",           "arrive",     "flowSchema",        "distinguisher",
+      "initialSeats", "finalSeats", "additionalLatency", "service",
+      "waitLimit"};
+  enum RequestField {
+    kId,
+    kArrive,
+    kFlowSchema,
+    kDistinguisher,
+    kInitialSeats,
+    kFinalSeats,
+    kAdditionalLatency,
+    kService,
+    kWaitLimit,
+    kRequestFieldCount
+  };
+
+  bool RequestKey(Frame& f, std::string& k) {
+    f.key = k;  // for the path of an error
+    field_ = -1;
+    for (int i = 0; i < kRequestFieldCount; ++i) {
+      if (kRequestFields[i] == k) field_ = i;
+    }
+    bool repeated = false;
+    if (field_ >= 0) {
+      repeated = (present_ >> field_) & 1;
+      present_ |= 1u << field_;
+    } else {
+      for (const auto& [name, unused] : extras_) repeated = repeated || name == k;
+      extras_.emplace_back(std::move(k), nullptr);
+    }
+    if (repeated) {
+      throw InputError({source_, 0, 0}, Path(),
+                       "duplicate key \"" + f.key +
+                           "\" (an object must not repeat a key: only the last value would "
+                           "count)");
+    }
+    return true;
+  }
+
+  bool Present(int field) const { return ((present_ >> field) & 1) && !fields_[field].is_null(); }
+
+  // The request read from fields_ when every field is as expected (the common case);
+  // false sends it to ParseRequest, which gives the same result or names the problem.
+  bool FastRequest(ReplayRequest& r, bool hashed) {
+    if (!extras_.empty() || !Present(kId) || !fields_[kId].is_number_integer()) return false;
+    const auto seconds = [this](int field, apf::Nanos& out) {
+      const nlohmann::json& v = fields_[field];
+      if (!v.is_number()) return false;
+      const double s = v.get<double>();
+      if (!(s >= 0 && s <= kMaxSeconds)) return false;
+      out = static_cast<apf::Nanos>(std::llround(s * 1e9));
+      return true;
+    };
+    const auto seats = [this](int field, std::int64_t& out) {
+      const nlohmann::json& v = fields_[field];
+      if (!v.is_number_integer()) return false;
+      out = v.get<std::int64_t>();
+      return out >= 0 && out <= (1 << 30);
+    };
+    r.id = fields_[kId].get<std::int64_t>();
+    if (!Present(kArrive) || !seconds(kArrive, r.arrive_ns)) return false;
+    if (!Present(kService) || !seconds(kService, r.service_ns)) return false;
+    r.wait_limit_ns = 15 * apf::kSecond;
+    if (Present(kWaitLimit) && !seconds(kWaitLimit, r.wait_limit_ns)) return false;
+    std::int64_t initial = 1, final_seats = 0;
+    if (Present(kInitialSeats) && !seats(kInitialSeats, initial)) return false;
+    if (Present(kFinalSeats) && !seats(kFinalSeats, final_seats)) return false;
+    r.seats.initial_seats = initial;
+    r.seats.final_seats = final_seats;
+    r.seats.additional_latency = 0;
+    if (Present(kAdditionalLatency) && !seconds(kAdditionalLatency, r.seats.additional_latency)) {
+      return false;
+    }
+    if (hashed) {
+      static const std::string kEmpty;
+      const auto text = [this](int field) -> const std::string* {
+        if (!Present(field)) return &kEmpty;
+        return fields_[field].is_string() ? &fields_[field].get_ref<const std::string&>() : nullptr;
+      };
+      const std::string* flow_schema = text(kFlowSchema);
+      const std::string* distinguisher = text(kDistinguisher);
+      if (!flow_schema || !distinguisher) return false;
+      r.flow_hash = apf::HashFlowID(*flow_schema, *distinguisher);
+    }
+    return ids_.Insert(r.id, requests_);
+  }
+
+  // The request as a document, for ParseRequest.
+  void RequestDocument() {
+    request_ = nlohmann::json::object();
+    for (int i = 0; i < kRequestFieldCount; ++i) {
+      if ((present_ >> i) & 1) request_[std::string(kRequestFields[i])] = std::move(fields_[i]);
+    }
+    for (auto& [name, value] : extras_) request_[name] = std::move(value);
+  }
+
   void AddRequest() {
     const std::size_t index = frames_[2].index;
+    const bool fields = in_request_;
+    in_request_ = false;
+    if (fields) {
+      if (config_seen_ && !request_error_) {
+        ReplayRequest r;
+        if (FastRequest(r, config_ && config_->queuing.desired_num_queues > 1)) {
+          requests_.push_back(r);
+          return;
+        }
+      }
+      RequestDocument();
+    }
     if (!config_seen_) {
       // "requests" before "queueset": keep the request in the case until the end.
       (*frames_[2].value).push_back(std::move(request_));
@@ -577,6 +702,13 @@ class CaseStream {
   std::vector<ReplayRequest> requests_;
   IdSet ids_;
   std::optional<InputError> request_error_;
+
+  // The request being read, when it is an object.
+  bool in_request_ = false;
+  std::array<nlohmann::json, kRequestFieldCount> fields_;
+  std::uint32_t present_ = 0;  // bit i: kRequestFields[i] was given
+  int field_ = -1;             // the field being read; -1: one of extras_
+  std::vector<std::pair<std::string, nlohmann::json>> extras_;  // unknown fields
 };
 
 }  // namespace
