@@ -3,6 +3,7 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <deque>
 #include <istream>
 #include <optional>
 #include <ostream>
@@ -66,7 +67,7 @@ enum EventKind : std::uint32_t { kArrival, kTimeOut, kCompletion, kRelease };
 // The replay's world: the event queue, and the listener that schedules completions.
 class Replay : public apf::QueueSetListener {
  public:
-  explicit Replay(std::vector<ReplayRequest> requests) : requests_(std::move(requests)) {}
+  explicit Replay(std::deque<ReplayRequest> requests) : requests_(std::move(requests)) {}
 
   void OnDispatched(apf::Nanos now, apf::QueueSetHandle, std::uint64_t id) override {
     ReplayRequest& r = requests_[id];
@@ -184,7 +185,7 @@ class Replay : public apf::QueueSetListener {
     if (reason == apf::RejectReason::kQueueFull) r.queue = -1;  // it was never enqueued
   }
 
-  std::vector<ReplayRequest> requests_;
+  std::deque<ReplayRequest> requests_;
   EventQueue events_;
 };
 
@@ -227,7 +228,7 @@ ReplayConfig ParseConfig(const JsonField& config) {
 class IdSet {
  public:
   // False when `id` was seen before.
-  bool Insert(std::int64_t id, const std::vector<ReplayRequest>& earlier) {
+  bool Insert(std::int64_t id, const std::deque<ReplayRequest>& earlier) {
     if (!sorted_ && (earlier.empty() || id > max_)) {
       max_ = id;
       return true;
@@ -246,7 +247,7 @@ class IdSet {
 };
 
 ReplayRequest ParseRequest(const JsonField& item, bool hashed, IdSet& ids,
-                           const std::vector<ReplayRequest>& earlier) {
+                           const std::deque<ReplayRequest>& earlier) {
   item.ExpectObject({"id", "arrive", "flowSchema", "distinguisher", "initialSeats", "finalSeats",
                      "additionalLatency", "service", "waitLimit"});
   ReplayRequest r;
@@ -271,7 +272,7 @@ nlohmann::json ReplayCase(const JsonField& c) {
   const ReplayConfig config = ParseConfig(c["queueset"]);
   const JsonField list = c["requests"];
   list.ExpectArray();
-  std::vector<ReplayRequest> requests;
+  std::deque<ReplayRequest> requests;
   IdSet ids;
   for (size_t i = 0; i < list.size(); ++i) {
     requests.push_back(
@@ -699,7 +700,7 @@ class CaseStream {
 
   bool config_seen_ = false;
   std::optional<ReplayConfig> config_;
-  std::vector<ReplayRequest> requests_;
+  std::deque<ReplayRequest> requests_;
   IdSet ids_;
   std::optional<InputError> request_error_;
 
