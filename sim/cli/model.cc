@@ -52,6 +52,10 @@ struct ModelCommand {
   // Makes the replay from the parsed options; runs before stdin is read, so a bad option
   // fails first.
   Replay (*prepare)(const po::variables_map& values);
+  // Reads the cases and writes the answers as they come, in the layout (nullptr: the
+  // whole document is parsed, replayed and printed). Models whose cases hold long request
+  // lists stream, so that their memory does not grow with the input.
+  void (*stream)(std::istream& in, std::ostream& out, const std::string& source);
 };
 
 template <nlohmann::json (*kAdapter)(const nlohmann::json&, const std::string&)>
@@ -110,7 +114,7 @@ const ModelCommand kModels[] = {
      "    \"nominalConcurrencyShares\": 30, \"lendablePercent\": 0, \"borrowingLimitPercent\": "
      "null,\n"
      "    \"queuing\": null}], \"periods\": []}]' | apfsim model allocation",
-     Layout::kIndented, nullptr, Adapter<ReplayAllocationCases>},
+     Layout::kIndented, nullptr, Adapter<ReplayAllocationCases>, nullptr},
     {"classify", "the FlowSchema, level, distinguisher and flow hash of each request",
      "apfsim model classify [--config FILE]... [--kubernetes-version V] < requests.json\n"
      "input: a JSON array of requests as the apiserver sees them after authentication:\n"
@@ -120,7 +124,7 @@ const ModelCommand kModels[] = {
      "example:\n"
      "  echo '[{\"user\": \"alice\", \"groups\": [\"system:authenticated\"], \"verb\": \"list\",\n"
      "    \"resource\": \"pods\", \"namespace\": \"default\"}]' | apfsim model classify",
-     Layout::kOneLine, DeclareClassifyOptions, PrepareClassify},
+     Layout::kOneLine, DeclareClassifyOptions, PrepareClassify, nullptr},
     {"dealer", "deal shuffle-sharding hands (deck, hand, hash) like shufflesharding.go",
      "apfsim model dealer < cases.json\n"
      "input: a JSON array of {\"deckSize\": int, \"handSize\": int, \"hashValue\": \"<uint64>\"};\n"
@@ -128,7 +132,7 @@ const ModelCommand kModels[] = {
      "example:\n"
      "  echo '[{\"deckSize\": 64, \"handSize\": 6, \"hashValue\": \"1234567890\"}]' | apfsim model "
      "dealer",
-     Layout::kCasePerLine, nullptr, Adapter<ReplayDealerCases>},
+     Layout::kCasePerLine, nullptr, Adapter<ReplayDealerCases>, nullptr},
     {"estimate",
      "estimate seats and additional latency of requests like the apiserver's work estimator",
      "apfsim model estimate < cases.json\n"
@@ -144,14 +148,14 @@ const ModelCommand kModels[] = {
      "  echo '[{\"request\": {\"verb\": \"list\", \"resource\": \"configmaps\", \"query\": "
      "\"limit=500\"},\n"
      "    \"objectCount\": 450, \"avgObjectSizeBytes\": 100}]' | apfsim model estimate",
-     Layout::kCasePerLine, nullptr, Adapter<ReplayEstimateCases>},
+     Layout::kCasePerLine, nullptr, Adapter<ReplayEstimateCases>, nullptr},
     {"flowhash", "hashFlowID(flowSchema, distinguisher) for each case",
      "apfsim model flowhash < cases.json\n"
      "input: a JSON array of {\"flowSchema\": str, \"distinguisher\": str}; out: {\"hash\"}\n"
      "example:\n"
      "  echo '[{\"flowSchema\": \"service-accounts\",\n"
      "    \"distinguisher\": \"system:serviceaccount:default:app\"}]' | apfsim model flowhash",
-     Layout::kOneLine, nullptr, Adapter<FlowHashCases>},
+     Layout::kOneLine, nullptr, Adapter<FlowHashCases>, nullptr},
     {"queueset",
      "replay arrivals, completions and time-outs through one queue set like queueset.go",
      "apfsim model queueset < cases.json\n"
@@ -166,7 +170,7 @@ const ModelCommand kModels[] = {
      "    \"queueLengthLimit\": 5}, \"requests\": [{\"id\": 1, \"arrive\": 0, \"service\": 0.5},\n"
      "    {\"id\": 2, \"arrive\": 0.1, \"service\": 0.5, \"initialSeats\": 2}]}]' | apfsim model "
      "queueset",
-     Layout::kResultPerLine, nullptr, Adapter<ReplayQueueSetCases>},
+     Layout::kResultPerLine, nullptr, Adapter<ReplayQueueSetCases>, StreamQueueSetCases},
     {"retry-after",
      "replay drops through one level's Retry-After tracker (dropped_requests_tracker.go)",
      "apfsim model retry-after < cases.json\n"
@@ -174,7 +178,7 @@ const ModelCommand kModels[] = {
      "  Retry-After each drop's 429 carries\n"
      "example:\n"
      "  echo '[{\"drops\": [100, 100, 101, 105]}]' | apfsim model retry-after",
-     Layout::kCasePerLine, nullptr, Adapter<ReplayRetryAfterCases>},
+     Layout::kCasePerLine, nullptr, Adapter<ReplayRetryAfterCases>, nullptr},
 };
 
 void Print(const nlohmann::json& answer, Layout layout) {
@@ -225,6 +229,10 @@ int RunModelCommand(const ModelCommand& model, const Args& args) {
     return kExitOk;
   }
   const Replay replay = model.prepare(values);
+  if (model.stream) {
+    model.stream(std::cin, std::cout, kSource);
+    return kExitOk;
+  }
   const nlohmann::json cases = ParseJsonText(ReadStdin(), kSource);
   Print(replay(cases, kSource), model.layout);
   return kExitOk;

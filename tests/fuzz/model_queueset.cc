@@ -1,12 +1,15 @@
-// Fuzz target: the JSON cases of `apfsim model queueset` (sim/model/queueset.h), parsed and
-// replayed as the command does.
-#include "sim/io/json_input.h"
+// Fuzz target: the JSON cases of `apfsim model queueset` (sim/model/queueset.h), read,
+// replayed and written as the command does: streamed, case by case.
+#include <sstream>
+#include <string>
+
 #include "sim/model/queueset.h"
 #include "tests/fuzz/fuzz_support.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   return fuzz_support::RunFuzzInput([&] {
-    const nlohmann::json cases = sim::ParseJsonText(fuzz_support::AsText(data, size), "<stdin>");
-    sim::ReplayQueueSetCases(cases, "<stdin>").dump();
+    std::istringstream in{std::string(fuzz_support::AsText(data, size))};
+    std::ostringstream out;
+    sim::StreamQueueSetCases(in, out, "<stdin>");
   });
 }

@@ -8,9 +8,13 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
+#include <streambuf>
 #include <string>
+#include <vector>
 
 #include "sim/io/input_error.h"
+#include "sim/io/json_input.h"
 #include "tests/support/test_support.h"
 
 using nlohmann::json;
@@ -153,4 +157,169 @@ TEST_CASE("apfsim model queueset and model dealer run end to end", "[queueset][r
   auto [bad_code, bad_out] = RunApfsim("model dealer", R"([{"deckSize": 64}])");
   CHECK(bad_code == 2);
   CHECK(bad_out.find("[0].handSize: required field is missing") != std::string::npos);
+}
+
+namespace {
+
+// What `apfsim model queueset` printed before the replay streamed: the whole-document
+// replay's answer in its one-result-per-line layout (sim/cli/model.cc, Layout::kResultPerLine).
+std::string WholeDocument(const std::string& text) {
+  const json answer = sim::ReplayQueueSetCases(sim::ParseJsonText(text, "<stdin>"), "<stdin>");
+  std::string out = "[";
+  for (size_t i = 0; i < answer.size(); ++i) {
+    out += (i == 0 ? "\n" : ",\n") + std::string("{\"results\": [");
+    const json& list = answer[i]["results"];
+    for (size_t j = 0; j < list.size(); ++j) out += (j == 0 ? "\n  " : ",\n  ") + list[j].dump();
+    out += "\n]}";
+  }
+  return out + "\n]\n";
+}
+
+std::string Streamed(const std::string& text) {
+  std::istringstream in(text);
+  std::ostringstream out;
+  sim::StreamQueueSetCases(in, out, "<stdin>");
+  return out.str();
+}
+
+// The message each path gives for bad input ("" when it is accepted).
+std::string WholeDocumentError(const std::string& text) {
+  try {
+    WholeDocument(text);
+  } catch (const sim::InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+std::string StreamedError(const std::string& text) {
+  try {
+    Streamed(text);
+  } catch (const sim::InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// `n` requests of one case, one per line, with `bad` spliced in as request `at`.
+std::string LongCase(int n, int at, const std::string& bad) {
+  std::string text = R"([{"queueset": {"concurrencyLimit": 4, "queues": 16, "handSize": 3,
+    "queueLengthLimit": 5}, "requests": [)";
+  for (int i = 0; i < n; ++i) {
+    text += (i == 0 ? "\n" : ",\n");
+    text += i == at
+                ? bad
+                : R"({"id": )" + std::to_string(i) + R"(, "arrive": )" + std::to_string(i * 0.001) +
+                      R"(, "distinguisher": "f)" + std::to_string(i % 7) + R"(", "service": 0.01})";
+  }
+  return text + "\n]}]\n";
+}
+
+// Serves `parts` one after the other and, when it first reaches the last, notes what the
+// replay had written by then.
+class PartsBuffer : public std::streambuf {
+ public:
+  PartsBuffer(std::vector<std::string> parts, const std::ostringstream& out)
+      : parts_(std::move(parts)), out_(out) {}
+  std::string written_before_last;
+
+ protected:
+  int_type underflow() override {
+    if (next_ == parts_.size()) return traits_type::eof();
+    if (next_ + 1 == parts_.size()) written_before_last = out_.str();
+    std::string& part = parts_[next_++];
+    setg(part.data(), part.data(), part.data() + part.size());
+    return traits_type::to_int_type(part[0]);
+  }
+
+ private:
+  std::vector<std::string> parts_;
+  std::size_t next_ = 0;
+  const std::ostringstream& out_;
+};
+
+}  // namespace
+
+TEST_CASE("streamed queueset replay: the same bytes as the whole-document replay",
+          "[queueset][replay][stream]") {
+  // Several cases, one with "requests" before "queueset", nulls for defaults, an integral
+  // float id, unknown flows and every outcome.
+  const std::string text = R"([{"queueset": {"concurrencyLimit": 1, "queues": 1, "handSize": 1,
+                                            "queueLengthLimit": 1},
+    "requests": [
+      {"id": 1, "arrive": 0, "service": 1},
+      {"id": 2.0, "arrive": 0.5, "service": 1, "waitLimit": null},
+      {"id": 3, "arrive": 0.6, "service": 1},
+      {"id": 4, "arrive": 2, "service": 0.5, "finalSeats": 1, "additionalLatency": 0.25},
+      {"id": 5, "arrive": 2.1, "service": 1, "waitLimit": 0.3}]},
+   {"requests": [{"id": 9, "arrive": 0, "service": 1, "flowSchema": "a", "distinguisher": "b"},
+                 {"id": 8, "arrive": 0, "service": 1, "initialSeats": 3}],
+    "queueset": {"concurrencyLimit": 3, "queues": 8, "handSize": 2, "queueLengthLimit": 2}},
+   {"queueset": {"concurrencyLimit": 2, "queues": 0}, "requests": [
+      {"id": 1, "arrive": 0, "service": 1}, {"id": 2, "arrive": 0, "service": 1},
+      {"id": 3, "arrive": 0, "service": 1}]},
+   {"queueset": {"concurrencyLimit": 2, "queues": -1}, "requests": []}])";
+  const std::string expected = WholeDocument(text);
+  REQUIRE(expected.find("time-out") != std::string::npos);
+  REQUIRE(expected.find("queue-full") != std::string::npos);
+  REQUIRE(expected.find("concurrency-limit") != std::string::npos);
+  CHECK(Streamed(text) == expected);
+  CHECK(Streamed("[]") == WholeDocument("[]"));
+  const std::string long_case = LongCase(3000, -1, "");
+  CHECK(Streamed(long_case) == WholeDocument(long_case));
+}
+
+TEST_CASE("streamed queueset replay: a case's results are written before the next is read",
+          "[queueset][replay][stream]") {
+  const std::string first = R"([{"queueset": {"concurrencyLimit": 1, "queues": 1, "handSize": 1,
+    "queueLengthLimit": 1}, "requests": [{"id": 41, "arrive": 0, "service": 1}]},)";
+  // More blank space than the reader takes at once (64 KiB), so the second case is asked
+  // for only after the first has been read whole.
+  const std::string blank(3 << 16, ' ');
+  const std::string second = R"({"queueset": {"concurrencyLimit": 1, "queues": 0},
+    "requests": [{"id": 42, "arrive": 0, "service": 1}]}])";
+  std::ostringstream out;
+  PartsBuffer parts({first, blank, second}, out);
+  std::istream in(&parts);
+  sim::StreamQueueSetCases(in, out, "<stdin>");
+  CHECK(parts.written_before_last.find("\"id\":41") != std::string::npos);
+  CHECK(parts.written_before_last.find("\"id\":42") == std::string::npos);
+  CHECK(out.str() == WholeDocument(first + blank + second));
+}
+
+TEST_CASE("streamed queueset replay: bad input deep in a long request list is named as before",
+          "[queueset][replay][stream]") {
+  // Each bad request at index 2,500 of 3,000, one request per line: the message, field path,
+  // line and column are the whole-document reader's.
+  const std::vector<std::string> bad = {
+      R"({"id": 1, "arrive": -5, "service": 1})",              // out of range
+      R"({"id": 1, "arrive": "soon", "service": 1})",          // wrong type
+      R"({"id": 1, "arrive": 1, "service": 1, "extra": 2})",   // unknown field
+      R"({"id": 1, "arrive": 1, "arrive": 2, "service": 1})",  // duplicate key
+      R"({"id": 7, "arrive": 1, "service": 1})",               // duplicate id
+      R"({"id": 1, "arrive": 1 "service": 1})",                // missing comma
+      R"({"id": 1, "arrive": 1e400, "service": 1})",           // number overflow
+      R"({"id": 1.5, "arrive": 1, "service": 1})",             // not an integer
+      R"({"id": 1, "arrive": 1, "service": 1, "initialSeats": -1})",
+      R"({"id": 1, "arrive": 1, "service": 1, "flowSchema": 3})",
+      R"([1, 2])",
+      R"({"id": 1, "arrive": 1, "service": {"a": 1, "a": 2}})",
+  };
+  for (const std::string& b : bad) {
+    const std::string text = LongCase(3000, 2500, b);
+    const std::string expected = WholeDocumentError(text);
+    INFO(b);
+    REQUIRE(!expected.empty());
+    CHECK(StreamedError(text) == expected);
+  }
+  // A bad configuration comes before a bad request, as in the whole document.
+  std::string late = LongCase(10, 3, R"({"id": 1, "arrive": -1, "service": 1})");
+  late.replace(late.find("\"handSize\": 3"), 13, "\"handSize\": 99");
+  CHECK(StreamedError(late) == WholeDocumentError(late));
+  CHECK(StreamedError(late).find("queueset") != std::string::npos);
+  // A top level that is not a list, and truncated input.
+  for (const std::string& text : {std::string(R"({"queueset": 1})"), std::string("[{"),
+                                  std::string(""), std::string("[1]"), std::string("[] x")}) {
+    INFO(text);
+    CHECK(StreamedError(text) == WholeDocumentError(text));
+  }
 }
