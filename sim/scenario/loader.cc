@@ -899,10 +899,11 @@ Scenario ReadScenarioDocuments(std::vector<YAML::Node> docs, const std::string& 
       YamlMap mm = mv.Map();
       Mark mark;
       mark.at = mm.Required("at").Duration();
-      if (mark.at < 0 || mark.at > s.duration) {
-        mm.Required("at").Fail("must be within the run's duration (" + FormatDuration(s.duration) +
-                               "): a mark outside it marks nothing");
-      }
+      mark.where = mm.Required("at").where();
+      // A mark after the end is only a warning (sim/workflows/run_inputs.cc): cutting a run
+      // short with --set duration=2m must not make the scenario's later marks an error.
+      if (mark.at < 0)
+        mm.Required("at").Fail("must not be negative: a mark before the run marks nothing");
       mark.label = mm.StringOr("label", "");
       mm.Finish();
       s.marks.push_back(mark);

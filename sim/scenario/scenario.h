@@ -168,6 +168,7 @@ struct GatewaySpec {
 struct Mark {
   apf::Nanos at = 0;
   std::string label;
+  SourceLocation where;  // its `at`, for the warning about a mark after the run's end
 };
 
 // One assertion of `spec.expect` (checked by `apfsim check`, sim/report/expectations.h): the

@@ -29,6 +29,15 @@ std::vector<std::string> InertInputWarnings(const ResolvedRun& run,
       }
     }
   }
+  for (std::size_t m = 0; m < s.marks.size(); ++m) {
+    if (s.marks[m].at > s.duration) {
+      warnings.push_back(
+          FormatInputError(s.marks[m].where, "spec.marks[" + std::to_string(m) + "].at",
+                           "warning: at " + FormatDuration(s.marks[m].at) +
+                               ", after the run's end (" + FormatDuration(s.duration) +
+                               "): it marks nothing in this run and is left out of its outputs"));
+    }
+  }
   if (!run.flow_control.config.dangling_flow_schemas.empty()) {
     FlowControlManifests manifests = ScenarioManifests(s);
     FlowControlManifests overlays = overlay_manifests;
@@ -96,6 +105,7 @@ ResolvedRun ResolveRunInputs(const RunInputs& inputs) {
   run.flow_control = BuildScenarioFlowControl(run.scenario, &overlay_manifests);
   CheckExpectationLevels(run.scenario, run.flow_control.config);
   run.warnings = InertInputWarnings(run, overlay_manifests);
+  std::erase_if(run.scenario.marks, [&](const Mark& m) { return m.at > run.scenario.duration; });
   return run;
 }
 
