@@ -108,13 +108,16 @@ def level_series(path, header, body, level, field):
     return [number(path, row[i]) for row in body]
 
 
-def level_band(path, header, body, level, field):
+def band(path, header, body, name):
     """(lows, highs) of a figure's 95% intervals in a sweep over seeds, else None."""
-    name = "level.%s.%s" % (level, field)
     if name + "_ci95_lo" not in header:
         return None
     lo, hi = header.index(name + "_ci95_lo"), header.index(name + "_ci95_hi")
     return ([number(path, row[lo]) for row in body], [number(path, row[hi]) for row in body])
+
+
+def level_band(path, header, body, level, field):
+    return band(path, header, body, "level.%s.%s" % (level, field))
 
 
 def rejections(path, header, body, level):
@@ -212,12 +215,7 @@ def client_series(path, header, body, client, field):
 
 
 def client_band(path, header, body, client, field):
-    """(lows, highs) of a client figure's 95% intervals in a sweep over seeds, else None."""
-    name = "client.%s.%s" % (client, field)
-    if name + "_ci95_lo" not in header:
-        return None
-    lo, hi = header.index(name + "_ci95_lo"), header.index(name + "_ci95_hi")
-    return ([number(path, row[lo]) for row in body], [number(path, row[hi]) for row in body])
+    return band(path, header, body, "client.%s.%s" % (client, field))
 
 
 def clients_of(header):
