@@ -250,6 +250,10 @@ SweepShard ParseSweepShard(const std::string& text) {
   if (shard.count < 1 || shard.index < 0 || shard.index >= shard.count) {
     Fail("--shard", text, "I must be at least 0 and below N");
   }
+  // More shards than the largest grid would only add empty parts.
+  if (static_cast<std::size_t>(shard.count) > kMaxSweepGridPoints) {
+    Fail("--shard", text, fmt::format("N must be at most {}", kMaxSweepGridPoints));
+  }
   return shard;
 }
 
@@ -503,6 +507,24 @@ std::size_t CsvFieldCount(std::string_view line) {
   return fields;
 }
 
+// Reads "# apfsim sweep part I/N of G grid points" without sscanf, whose %d is undefined
+// on a number out of range.
+bool ParsePartLine(std::string_view line, int* index, int* n, std::size_t* g) {
+  auto take = [&line](std::string_view literal) {
+    if (line.substr(0, literal.size()) != literal) return false;
+    line.remove_prefix(literal.size());
+    return true;
+  };
+  auto number = [&line](auto* value) {
+    auto [ptr, ec] = std::from_chars(line.data(), line.data() + line.size(), *value);
+    if (ec != std::errc() || ptr == line.data()) return false;
+    line.remove_prefix(static_cast<std::size_t>(ptr - line.data()));
+    return true;
+  };
+  return take("# apfsim sweep part ") && number(index) && take("/") && number(n) && take(" of ") &&
+         number(g) && take(" grid points") && line.empty();
+}
+
 }  // namespace
 
 std::string MergeSweepParts(const std::vector<std::string>& texts,
@@ -520,12 +542,19 @@ std::string MergeSweepParts(const std::vector<std::string>& texts,
     std::getline(in, line);
     int index = 0, n = 0;
     std::size_t g = 0;
-    char tail = 0;
-    if (std::sscanf(line.c_str(), "# apfsim sweep part %d/%d of %zu grid points%c", &index, &n, &g,
-                    &tail) != 3) {
+    if (!ParsePartLine(line, &index, &n, &g)) {
       throw InputError({name, 1, 1}, "",
                        "not a sweep part (the first line of a part written by apfsim sweep "
                        "--shard is \"# apfsim sweep part I/N of G grid points\")");
+    }
+    // --shard refuses these, so a part that says them was edited; refusing them here also
+    // keeps the arithmetic below (grid index modulo N) and the list of missing parts sane.
+    if (g < 1 || g > kMaxSweepGridPoints || n < 1 ||
+        static_cast<std::size_t>(n) > kMaxSweepGridPoints || index < 0 || index >= n) {
+      throw InputError({name, 1, 1}, "",
+                       fmt::format("part {0}/{1} of {2} grid points is not a part --shard "
+                                   "writes (1 <= G <= {3}, 1 <= N <= {3}, 0 <= I < N)",
+                                   index, n, g, kMaxSweepGridPoints));
     }
     if (count && (*count != n || *grid_size != g)) {
       throw InputError({name, 1, 1}, "",
@@ -588,10 +617,17 @@ std::string MergeSweepParts(const std::vector<std::string>& texts,
   }
   if (static_cast<int>(parts_seen.size()) != *count) {
     std::vector<std::string> missing;
+    std::size_t missing_count = 0;
     for (int i = 0; i < *count; ++i) {
-      if (!parts_seen.count(i)) missing.push_back(fmt::format("{}/{}", i, *count));
+      if (parts_seen.count(i)) continue;
+      // Name the first few: a merge given one part of 10,000 needs no list of 9,999.
+      if (++missing_count <= 10) missing.push_back(fmt::format("{}/{}", i, *count));
     }
-    Fail("sweep merge", "", fmt::format("missing parts: {}", fmt::join(missing, " ")));
+    Fail("sweep merge", "",
+         fmt::format("missing parts: {}{}", fmt::join(missing, " "),
+                     missing_count > missing.size()
+                         ? fmt::format(" and {} more", missing_count - missing.size())
+                         : std::string()));
   }
   if (rows.size() != *grid_size) {
     Fail("sweep merge", "",
