@@ -122,7 +122,7 @@ const CompiledRequest& World::InformerRequestFor(int g, const InformerRequest& r
   compiled->call_options.timeout_ns = gen.calls[0]->call_options.timeout_ns;
   shape->compiled = compiled.get();
   requests_.push_back(std::move(compiled));
-  free_calls_by_request_.emplace_back();
+  free_sent_by_request_.emplace_back();
   informer_requests_.push_back(std::move(shape));
   return *informer_requests_.back()->compiled;
 }
@@ -131,17 +131,8 @@ int World::IssueCall(apf::Nanos now, int process, const CompiledRequest& request
                      int worker, std::uint64_t namespace_draw, int replay_request,
                      const InformerRequest* informer) {
   (void)worker;
-  std::uint32_t slot;
-  bool holds_request = false;  // the slot's info is already the request's
-  if (request.id >= 0 && !free_calls_by_request_[request.id].empty()) {
-    slot = free_calls_by_request_[request.id].back();
-    free_calls_by_request_[request.id].pop_back();
-    holds_request = true;
-  } else {
-    slot = calls_.Acquire();
-  }
+  const std::uint32_t slot = calls_.Acquire();
   Call& call = calls_[slot];
-  if (!holds_request) call.info = request.info;
   call.live = true;
   call.process = process;
   call.generator = generator;
@@ -150,12 +141,10 @@ int World::IssueCall(apf::Nanos now, int process, const CompiledRequest& request
   call.serial = ++calls_total_;
   call.issued = now;
   call.attempt = -1;
+  call.namespace_draw = namespace_draw;
+  call.informer = informer != nullptr;
+  if (informer) generators_[generator].informer_request = *informer;
   const Process& proc = processes_[process];
-  WriteCallRequest(request, scenario_, proc.index, namespace_draw, &call.info);
-  if (informer) {
-    call.info.query.continue_token = informer->continue_token;
-    if (informer->watch) call.info.query.timeout_seconds = informer->timeout_seconds;
-  }
   call.client.emplace(request.call_options, proc.bucket.get());
   clients_[proc.client].timeline.OnCall();
   ApplyStep(now, static_cast<int>(slot), call.client->Start(now));
@@ -178,6 +167,35 @@ void World::ApplyStep(apf::Nanos now, int c, const CallStep& step) {
   }
 }
 
+void World::WriteRequestOf(const Call& call, apf::RequestInfo* out) const {
+  WriteCallRequest(*call.request, scenario_, processes_[call.process].index, call.namespace_draw,
+                   out);
+  if (call.informer) {
+    const InformerRequest& informer = generators_[call.generator].informer_request;
+    out->query.continue_token = informer.continue_token;
+    if (informer.watch) out->query.timeout_seconds = informer.timeout_seconds;
+  }
+}
+
+std::uint32_t World::WriteSentRequest(const Call& call) {
+  const CompiledRequest& request = *call.request;
+  std::uint32_t slot;
+  if (request.id >= 0 && !free_sent_by_request_[request.id].empty()) {
+    slot = free_sent_by_request_[request.id].back();
+    free_sent_by_request_[request.id].pop_back();
+  } else {
+    slot = sent_requests_.Acquire();
+    sent_requests_[slot].request_id = request.id;
+    sent_requests_[slot].info = request.info;
+  }
+  WriteRequestOf(call, &sent_requests_[slot].info);
+  return slot;
+}
+
+const apf::RequestInfo& World::SentRequestOf(const Attempt& attempt) const {
+  return sent_requests_[attempt.sent].info;
+}
+
 void World::SendAttempt(apf::Nanos now, int c, const CallStep& step) {
   Call& call = calls_[c];
   const Process& proc = processes_[call.process];
@@ -198,10 +216,12 @@ void World::SendAttempt(apf::Nanos now, int c, const CallStep& step) {
   a.try_number = step.attempt;
   a.process = call.process;
   a.call_serial = call.serial;
+  a.sent = WriteSentRequest(call);
+  const apf::RequestInfo& sent = SentRequestOf(a);
   a.traced = trace_client_ == proc.client;
   if (a.traced || trace_level_ >= 0)
     a.trace_info =
-        std::make_unique<Attempt::TracedRequest>(Attempt::TracedRequest{call.info, std::string()});
+        std::make_unique<Attempt::TracedRequest>(Attempt::TracedRequest{sent, std::string()});
   call.attempt = static_cast<int>(slot);
   ++attempts_total_;
   clients_[proc.client].timeline.OnAttempt();
@@ -215,7 +235,7 @@ void World::SendAttempt(apf::Nanos now, int c, const CallStep& step) {
   std::optional<apf::Nanos> user_timeout = call.request->query_timeout;
   if (step.timeout_param_ns > 0) user_timeout = step.timeout_param_ns;
   const apf::Admission admission =
-      rep.flow_control->Start(now, Ref(slot, a.generation), proc.user, call.info, user_timeout,
+      rep.flow_control->Start(now, Ref(slot, a.generation), proc.user, sent, user_timeout,
                               rep.flow_control->classifier() ? &proc.subjects : nullptr,
                               call.request->tmpl->seats ? &*call.request->tmpl->seats : nullptr);
   OnAdmitted(now, static_cast<int>(slot), admission);
@@ -331,9 +351,10 @@ void World::StartExecution(apf::Nanos now, int ai) {
   Replica& rep = *replicas_[a.replica];
   const Call& call = calls_[a.call];
   a.executing = true;
-  if (call.request->is_watch) a.registration = rep.flow_control->watches().RegisterWatch(call.info);
-  const Execution e = rep.server.Execute(now, a.arrived, *call.request, call.info,
-                                         processes_[call.process].user.name);
+  const apf::RequestInfo& sent = SentRequestOf(a);
+  if (call.request->is_watch) a.registration = rep.flow_control->watches().RegisterWatch(sent);
+  const Execution e =
+      rep.server.Execute(now, a.arrived, *call.request, sent, processes_[call.process].user.name);
   a.event_rejected = e.event_rejected;
   const std::uint64_t ref = Ref(ai, a.generation);
   if (rep.backend) {
@@ -382,7 +403,7 @@ void World::OnExecDone(apf::Nanos now, int ai) {
   const bool opens_watch = call.request->is_watch && !a.event_rejected && !a.answered;
   if (opens_watch) {
     a.watch_open = true;
-    apf::Nanos ends_at = now + rep.server.WatchLifetime(call.info);
+    apf::Nanos ends_at = now + rep.server.WatchLifetime(SentRequestOf(a));
     // An informer's client closes the stream at its http.Client.Timeout if that comes
     // first (CLIENT-SPEC 3.1); the reflector sees a normal end and watches again.
     if (call.generator >= 0 && generators_[call.generator].informer && call.client) {
@@ -434,9 +455,19 @@ void World::LeaveGateway(Attempt& a) {
   gateway_.Leave(processes_[calls_[a.call].process].session);
 }
 
+void World::ReleaseSentRequest(std::uint32_t slot) {
+  const int request_id = sent_requests_[slot].request_id;
+  if (request_id >= 0) {
+    free_sent_by_request_[request_id].push_back(slot);
+  } else {
+    sent_requests_.Release(slot);
+  }
+}
+
 void World::ReleaseAttemptUncounted(int ai) {
   Attempt& a = attempts_[ai];
   if (a.traced) EmitTrace(ai);
+  ReleaseSentRequest(a.sent);
   a.live = false;
   ++a.generation;
   attempts_.Release(static_cast<std::uint32_t>(ai));
@@ -447,6 +478,7 @@ void World::ReleaseAttempt(int ai) {
   if (a.executing || a.pending_release || a.watch_open) return;
   if (!a.live) return;
   if (a.traced) EmitTrace(ai);
+  ReleaseSentRequest(a.sent);
   load_balancer_.Left(a.replica);
   a.live = false;
   ++a.generation;
@@ -491,11 +523,19 @@ void World::FinishCall(apf::Nanos now, int c) {
   const CallOutcome outcome = call.client->outcome();
   const bool ok = outcome == CallOutcome::kSucceeded;
   client.timeline.OnCallDone(ok, now - call.issued, call.client->token_wait_ns());
+  const Generator* generator = call.generator >= 0 ? &generators_[call.generator] : nullptr;
+  Informer* informer = generator ? generator->informer.get() : nullptr;
+  // The call's request as its attempts sent it, for its error message and an informer's
+  // page; a call that succeeded outside an informer needs neither.
+  if (!ok || informer) {
+    finished_request_ = call.request->info;
+    WriteRequestOf(call, &finished_request_);
+  }
   if (!ok) {
     RequestDescription d;
-    d.group = call.info.api_group;
-    d.resource = call.info.resource;
-    d.name = call.info.name;
+    d.group = finished_request_.api_group;
+    d.resource = finished_request_.resource;
+    d.name = finished_request_.name;
     std::string message = call.client->ErrorMessage(d);
     auto it = std::find_if(client.errors.begin(), client.errors.end(),
                            [&](const auto& e) { return e.first == message; });
@@ -507,15 +547,15 @@ void World::FinishCall(apf::Nanos now, int c) {
   }
   const int g = call.generator;
   const bool was_watch = call.request->is_watch;
-  Informer* informer = g >= 0 ? generators_[g].informer.get() : nullptr;
   std::optional<InformerCallResult> informer_result;
   if (informer) {
     // The page's continue token, as the apiserver answered it (every replica holds the
     // same objects).
     informer_result = InformerCallResultOf(
-        *call.client, ok && call.request->is_list
-                          ? replicas_[0]->server.ListPageOf(*call.request, call.info).continue_token
-                          : std::string());
+        *call.client,
+        ok && call.request->is_list
+            ? replicas_[0]->server.ListPageOf(*call.request, finished_request_).continue_token
+            : std::string());
   }
   if (call.replay_request >= 0) {
     replay_requests_.Release(static_cast<std::uint32_t>(call.replay_request));
@@ -526,11 +566,7 @@ void World::FinishCall(apf::Nanos now, int c) {
   call.client.reset();
   engine_.Cancel(call.wake);
   engine_.Cancel(call.abort);
-  if (call.request->id >= 0) {
-    free_calls_by_request_[call.request->id].push_back(static_cast<std::uint32_t>(c));
-  } else {
-    calls_.Release(static_cast<std::uint32_t>(c));
-  }
+  calls_.Release(static_cast<std::uint32_t>(c));
   if (g < 0) return;
   if (informer) {
     ApplyInformer(now, g, informer->OnCallDone(now, *informer_result));

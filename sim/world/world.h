@@ -139,6 +139,7 @@ class World : public EventHandler {
   struct Call;
   struct Attempt;
   struct ReplayRequest;
+  struct SentRequest;
   struct InformerRequestShape;
   class DispatchListener;
 
@@ -185,6 +186,12 @@ class World : public EventHandler {
   void EmitTrace(int attempt);
   void ApplyStep(apf::Nanos now, int call, const CallStep& step);
   void SendAttempt(apf::Nanos now, int call, const CallStep& step);
+  // The request a call sends, written out for one attempt into a slot of sent_requests_
+  // (the attempt holds it until released), or into `out`.
+  std::uint32_t WriteSentRequest(const Call& call);
+  void WriteRequestOf(const Call& call, apf::RequestInfo* out) const;
+  const apf::RequestInfo& SentRequestOf(const Attempt& attempt) const;
+  void ReleaseSentRequest(std::uint32_t slot);
   void DeliverResponse(apf::Nanos now, int attempt, const HttpResponse& response);
   void FinishCall(apf::Nanos now, int call);
   void OnCallAbort(apf::Nanos now, int call);
@@ -225,10 +232,15 @@ class World : public EventHandler {
   std::vector<std::unique_ptr<CompiledRequest>> requests_;
   std::vector<std::unique_ptr<InformerRequestShape>> informer_requests_;
   SlotPool<Call> calls_;
-  // Finished calls by the request they made (CompiledRequest::id): a slot reused for the
-  // same request already holds its strings, so issuing a call copies none of them.
-  std::vector<std::vector<std::uint32_t>> free_calls_by_request_;
   SlotPool<Attempt> attempts_;
+  // The request each attempt in flight sent. A call does not hold its request written out:
+  // most calls at any instant wait (for a token, a Retry-After), and a written request
+  // costs half a kilobyte of strings.
+  SlotPool<SentRequest> sent_requests_;
+  // Free slots by the request they held (CompiledRequest::id): a slot reused for the same
+  // request already holds its strings, so sending an attempt copies none of them.
+  std::vector<std::vector<std::uint32_t>> free_sent_by_request_;
+  apf::RequestInfo finished_request_;  // FinishCall's scratch
   std::uint64_t attempts_total_ = 0;
   std::uint64_t calls_total_ = 0;
   SlotPool<ReplayRequest> replay_requests_;

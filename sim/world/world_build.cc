@@ -114,7 +114,7 @@ void World::BuildClients() {
     CompileRequest(t, scenario_, service_time_, c.get());
     c->id = static_cast<int>(requests_.size());
     requests_.push_back(std::move(c));
-    free_calls_by_request_.emplace_back();
+    free_sent_by_request_.emplace_back();
     return requests_.back().get();
   };
 
@@ -232,7 +232,7 @@ std::optional<World::RequestDetails> World::DetailsOf(std::uint64_t request_id) 
   if (!call.live || call.generation != a.call_generation) return std::nullopt;
   RequestDetails d;
   d.user = &processes_[call.process].user;
-  d.request = &call.info;
+  d.request = &SentRequestOf(a);
   d.flow_schema = a.flow_schema;
   d.flow_hash = a.flow_hash;
   return d;

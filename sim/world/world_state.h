@@ -74,6 +74,9 @@ struct World::Process {
 
 struct World::Generator {
   int process = 0;
+  // The informer pattern's request in flight (a reflector sends one at a time): what its
+  // call writes into each attempt's request (a continue token, a watch timeout).
+  InformerRequest informer_request;
   const TrafficSpec* spec = nullptr;
   std::vector<const CompiledRequest*> calls;
   Random rng{0};
@@ -98,7 +101,10 @@ struct World::Call {
   int process = 0;
   int generator = -1;
   const CompiledRequest* request = nullptr;
-  apf::RequestInfo info;
+  // What varies between calls of `request` (WriteCallRequest): its namespace draw, and for
+  // an informer's call its generator's informer_request.
+  std::uint64_t namespace_draw = 0;
+  bool informer = false;
   std::optional<ClientCall> client;
   apf::Nanos issued = 0;
   int attempt = -1;  // the attempt in flight
@@ -107,10 +113,16 @@ struct World::Call {
   std::uint64_t serial = 0;  // the call's number in the run, for traces
 };
 
+struct World::SentRequest {
+  int request_id = -1;  // the CompiledRequest's id; -1 for a replayed row's
+  apf::RequestInfo info;
+};
+
 struct World::Attempt {
   std::uint32_t generation = 0;
   bool live = false;
   int call = -1;
+  std::uint32_t sent = 0;  // its slot in sent_requests_
   std::uint32_t call_generation = 0;
   int generator = -1;
   int replica = 0;
