@@ -28,8 +28,9 @@ static void BM_ClientCallRetryOnce(benchmark::State& state) {
   too_many.retry_after_seconds = 1;
   sim::HttpResponse ok;
   apf::Nanos now = 0;
+  const sim::ClientCallOptions options;
   for (auto _ : state) {
-    sim::ClientCall call(sim::ClientCallOptions{}, &bucket);
+    sim::ClientCall call(options, &bucket);
     sim::CallStep step = call.Start(now);
     step = call.OnResponse(now + apf::kMillisecond, too_many);
     step = call.Wake(step.wake_at_ns);

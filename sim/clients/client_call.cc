@@ -198,9 +198,7 @@ const char* HttpMethodName(HttpMethod method) {
 }
 
 ClientCall::ClientCall(const ClientCallOptions& options, apf::RateLimiter* limiter)
-    : options_(options), limiter_(limiter), deadline_ns_(options.caller_deadline_ns) {
-  if (options_.max_retries < 0) options_.max_retries = 0;  // Request.MaxRetries
-}
+    : options_(&options), limiter_(limiter), deadline_ns_(options.caller_deadline_ns) {}
 
 ClientCall::TrackedError ClientCall::ContextErr(Nanos now) const {
   TrackedError err;
@@ -238,7 +236,7 @@ CallStep ClientCall::Finish(CallOutcome outcome, FinalError error, bool wrap_pre
 
 CallStep ClientCall::Start(Nanos now) {
   assert(state_ == State::kIdle);
-  if (options_.kind == CallKind::kDo && limiter_ != nullptr) {
+  if (options_->kind == CallKind::kDo && limiter_ != nullptr) {
     // Request.request: one tryThrottle under the caller's context, before the timeout
     // context exists, "so a throttled client does not time out before sending once".
     // Its error is returned as is: no retry state exists yet.
@@ -266,8 +264,8 @@ CallStep ClientCall::Start(Nanos now) {
 CallStep ClientCall::BeginAttempts(Nanos now) {
   // Request.request: context.WithTimeout(ctx, r.timeout) after the first token. A WATCH
   // has no such context (Request.Watch), only the per-attempt http.Client.Timeout.
-  if (options_.kind == CallKind::kDo && options_.timeout_ns > 0) {
-    deadline_ns_ = std::min(deadline_ns_, apf::AddSaturating(now, options_.timeout_ns));
+  if (options_->kind == CallKind::kDo && options_->timeout_ns > 0) {
+    deadline_ns_ = std::min(deadline_ns_, apf::AddSaturating(now, options_->timeout_ns));
   }
   // withRetry.Before for the first attempt: the context check; the backoff manager is new
   // (one per Request), so its sleep is 0.
@@ -293,8 +291,8 @@ CallStep ClientCall::Send(Nanos now) {
   ++attempts_sent_;
   state_ = State::kInFlight;
   Nanos abort_at = deadline_ns_;
-  if (options_.kind == CallKind::kWatch && options_.timeout_ns > 0) {
-    abort_at = std::min(abort_at, apf::AddSaturating(now, options_.timeout_ns));
+  if (options_->kind == CallKind::kWatch && options_->timeout_ns > 0) {
+    abort_at = std::min(abort_at, apf::AddSaturating(now, options_->timeout_ns));
   }
   // For Do the http.Client.Timeout (attempt start + Timeout) is never before the context
   // deadline (first token + Timeout), so net/http leaves the context in charge.
@@ -302,18 +300,18 @@ CallStep ClientCall::Send(Nanos now) {
   CallStep step;
   step.action = CallAction::kSend;
   step.attempt = attempts_sent_;
-  step.timeout_param_ns = options_.timeout_ns;
+  step.timeout_param_ns = options_->timeout_ns;
   step.abort_at_ns = abort_at;
   return step;
 }
 
 void ClientCall::UpdateUrlBackoff(Nanos now, int status_code) {
-  if (!options_.url_backoff.enabled) return;
+  if (!options_->url_backoff.enabled) return;
   // URLBackoff.UpdateBackoffWithContext: 429 and codes above 499 step the backoff
   // (flowcontrol.Backoff.Next); anything else, transport errors (code 0) included, resets.
   if (status_code > 499 || status_code == 429) {
-    const Nanos base = static_cast<Nanos>(options_.url_backoff.base_seconds) * kSecond;
-    const Nanos max = static_cast<Nanos>(options_.url_backoff.duration_seconds) * kSecond;
+    const Nanos base = static_cast<Nanos>(options_->url_backoff.base_seconds) * kSecond;
+    const Nanos max = static_cast<Nanos>(options_->url_backoff.duration_seconds) * kSecond;
     if (!url_backoff_active_ || now - url_backoff_last_update_ns_ > max * 2) {
       url_backoff_ns_ = base;
     } else {
@@ -330,14 +328,14 @@ void ClientCall::UpdateUrlBackoff(Nanos now, int status_code) {
 bool ClientCall::TransportRetryable(TransportError error) const {
   const bool probable_eof = error == TransportError::kConnectionReset ||
                             error == TransportError::kEOF || error == TransportError::kGoAway;
-  if (options_.kind == CallKind::kWatch) {
+  if (options_->kind == CallKind::kWatch) {
     // Request.Watch: net.IsProbableEOF or net.IsTimeout, for any verb.
     return probable_eof || error == TransportError::kClientTimeout ||
            error == TransportError::kContextDeadline;
   }
   // Request.request: only GET, on IsConnectionReset, IsProbableEOF or
   // IsHTTP2ConnectionLost. Client timeouts are not retried.
-  return options_.method == HttpMethod::kGet &&
+  return options_->method == HttpMethod::kGet &&
          (probable_eof || error == TransportError::kHttp2ConnectionLost);
 }
 
@@ -345,16 +343,16 @@ CallStep ClientCall::OnResponse(Nanos now, const HttpResponse& response) {
   assert(state_ == State::kInFlight);
   last_response_ = response;
   if (response.status_code == 429) ++http429_responses_;
-  if (options_.kind == CallKind::kWatch && response.status_code == 200) {
+  if (options_->kind == CallKind::kWatch && response.status_code == 200) {
     return Finish(CallOutcome::kSucceeded, {}, false);
   }
   UpdateUrlBackoff(now, response.status_code);  // withRetry.After
 
   // withRetry.IsNextRetry, then checkWait.
   bool retry = false;
-  if (!options_.body_is_stream) {
+  if (!options_->body_is_stream) {
     ++retry_attempts_;
-    if (retry_attempts_ <= options_.max_retries) {
+    if (retry_attempts_ <= MaxRetries()) {
       const int code = response.status_code;
       retry = (code == 429 || code >= 500) && response.has_retry_after;
     }
@@ -363,7 +361,7 @@ CallStep ClientCall::OnResponse(Nanos now, const HttpResponse& response) {
   if (retry) {
     return BeforeRetry(now, static_cast<Nanos>(response.retry_after_seconds) * kSecond);
   }
-  if (options_.kind == CallKind::kDo) {
+  if (options_->kind == CallKind::kDo) {
     // Request.request returns WrapPreviousError(nil) = nil; the error, if any, is the
     // Result's, built by transformResponse, and is never wrapped.
     if (IsSuccessCode(response.status_code)) return Finish(CallOutcome::kSucceeded, {}, false);
@@ -390,14 +388,14 @@ CallStep ClientCall::AfterAttemptError(Nanos now, TransportError error) {
   state_ = State::kIdle;
   UpdateUrlBackoff(now, 0);
   bool retry = false;
-  if (!options_.body_is_stream) {
+  if (!options_->body_is_stream) {
     ++retry_attempts_;
     // A retryable error becomes a synthetic "500, Retry-After: 1" (retryAfterResponse).
-    retry = retry_attempts_ <= options_.max_retries && TransportRetryable(error);
+    retry = retry_attempts_ <= MaxRetries() && TransportRetryable(error);
   }
   TrackPreviousError({TrackedError::Kind::kTransport, error});
   if (retry) return BeforeRetry(now, kSecond);
-  if (options_.kind == CallKind::kWatch && TransportRetryable(error)) {
+  if (options_->kind == CallKind::kWatch && TransportRetryable(error)) {
     return Finish(CallOutcome::kEmptyWatch, {}, false);
   }
   return Finish(CallOutcome::kTransportError, {FinalError::Kind::kTransport, error}, true);
@@ -510,7 +508,7 @@ std::string ClientCall::ErrorMessage(const RequestDescription& request) const {
     return "";
   }
   const auto url_error = [&](TransportError error) {
-    return std::string(UrlErrorOp(options_.method)) + " " + GoQuote(request.url) + ": " +
+    return std::string(UrlErrorOp(options_->method)) + " " + GoQuote(request.url) + ": " +
            TransportErrorText(error);
   };
   std::string message;
@@ -521,8 +519,8 @@ std::string ClientCall::ErrorMessage(const RequestDescription& request) const {
       if (last_response_.body_is_status) {
         message = std::string(last_response_.body_message);  // errors.FromObject(Status)
       } else {
-        message = GenericServerResponseMessage(last_response_.status_code, options_.method, request,
-                                               TrimSpace(last_response_.body_message));
+        message = GenericServerResponseMessage(last_response_.status_code, options_->method,
+                                               request, TrimSpace(last_response_.body_message));
       }
       break;
     case FinalError::Kind::kWatchStatus:

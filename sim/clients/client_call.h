@@ -17,6 +17,8 @@
 #ifndef SIM_CLIENTS_CLIENT_CALL_H_
 #define SIM_CLIENTS_CLIENT_CALL_H_
 
+#include <algorithm>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -26,12 +28,12 @@
 namespace sim {
 
 // Which rest.Request method runs the call.
-enum class CallKind {
+enum class CallKind : std::uint8_t {
   kDo,     // Do / DoRaw (Request.request): GET, LIST, CREATE, UPDATE, PATCH, DELETE
   kWatch,  // Request.Watch: the first attempt takes no token; no context timeout
 };
 
-enum class HttpMethod { kGet, kPost, kPut, kPatch, kDelete };
+enum class HttpMethod : std::uint8_t { kGet, kPost, kPut, kPatch, kDelete };
 const char* HttpMethodName(HttpMethod method);  // "GET", ...
 
 // rest/client.go readExpBackoffConfig: KUBE_CLIENT_BACKOFF_BASE and _DURATION (integer
@@ -60,7 +62,7 @@ struct ClientCallOptions {
 
 // Ways an attempt can end without an HTTP response, as apimachinery's net predicates
 // (IsConnectionReset, IsProbableEOF, IsHTTP2ConnectionLost, IsTimeout) classify them.
-enum class TransportError {
+enum class TransportError : std::uint8_t {
   kConnectionReset,      // ECONNRESET ("connection reset by peer")
   kEOF,                  // io.EOF: the server closed the connection
   kGoAway,               // "http2: server sent GOAWAY and closed the connection"
@@ -86,7 +88,7 @@ struct HttpResponse {
 inline constexpr std::string_view kTooManyRequestsBody =
     "Too many requests, please try again later.";
 
-enum class CallAction {
+enum class CallAction : std::uint8_t {
   kWait,  // call Wake(wake_at_ns) at that time (a token wait or a Retry-After sleep)
   kSend,  // send attempt `attempt` to the server now; report OnResponse or
           // OnTransportError, or OnAbortTimer at abort_at_ns if it is still out then
@@ -105,7 +107,7 @@ struct CallStep {
   apf::Nanos abort_at_ns = apf::kNever;
 };
 
-enum class CallOutcome {
+enum class CallOutcome : std::uint8_t {
   kPending,
   kSucceeded,         // Do: a 2xx response; Watch: 200, the stream is open
   kEmptyWatch,        // Watch: a retryable transport error outlived the retries;
@@ -129,7 +131,10 @@ class ClientCall {
  public:
   // `limiter` is the RESTClient's bucket, or nullptr when it has none (QPS < 0). It must
   // outlive the call.
+  // `options` must outlive the call: it is held by reference, as every call of one
+  // request shares them (a call waiting for a token or a Retry-After should cost bytes).
   ClientCall(const ClientCallOptions& options, apf::RateLimiter* limiter);
+  ClientCall(ClientCallOptions&& options, apf::RateLimiter* limiter) = delete;
   ClientCall(const ClientCall&) = delete;
   ClientCall& operator=(const ClientCall&) = delete;
 
@@ -177,18 +182,30 @@ class ClientCall {
   std::string ErrorMessage(const RequestDescription& request) const;
 
  private:
-  enum class State { kIdle, kFirstToken, kRetrySleep, kRetryToken, kInFlight, kDone };
+  enum class State : std::uint8_t {
+    kIdle,
+    kFirstToken,
+    kRetrySleep,
+    kRetryToken,
+    kInFlight,
+    kDone
+  };
 
   // An error value as withRetry tracks it (currentErr, previousErr): only transport
   // errors and context errors are ever tracked; a response is tracked as nil.
   struct TrackedError {
-    enum class Kind { kNil, kTransport, kContextDeadline, kContextCanceled } kind = Kind::kNil;
+    enum class Kind : std::uint8_t {
+      kNil,
+      kTransport,
+      kContextDeadline,
+      kContextCanceled
+    } kind = Kind::kNil;
     TransportError transport = TransportError::kEOF;
   };
 
   // The error that ends the call, before WrapPreviousError.
   struct FinalError {
-    enum class Kind {
+    enum class Kind : std::uint8_t {
       kNone,
       kStatus,           // from the last response
       kWatchStatus,      // a WATCH got a non-200 2xx: "for request <url>, got status: N"
@@ -217,22 +234,25 @@ class ClientCall {
   CallStep Finish(CallOutcome outcome, FinalError error, bool wrap_previous);
   CallStep WaitUntil(apf::Nanos t) const;
 
-  ClientCallOptions options_;
+  int MaxRetries() const { return std::max(options_->max_retries, 0); }  // Request.MaxRetries
+
+  // Wide fields first and the one-byte states last, so that a call packs tight.
+  const ClientCallOptions* options_;
   apf::RateLimiter* limiter_;
-  State state_ = State::kIdle;
-  CallOutcome outcome_ = CallOutcome::kPending;
-  bool canceled_ = false;
   apf::Nanos deadline_ns_;
   apf::Nanos attempt_abort_at_ns_ = apf::kNever;
   apf::RateLimiter::Reservation
       reservation_;  // the token being waited for (kFirstToken, kRetryToken)
   apf::Nanos token_wait_ns_ = 0;
+  HttpResponse last_response_;
 
   int retry_attempts_ = 0;  // withRetry.attempts: responses and errors judged so far
   int attempts_sent_ = 0;
   int http429_responses_ = 0;
-  HttpResponse last_response_;
 
+  State state_ = State::kIdle;
+  CallOutcome outcome_ = CallOutcome::kPending;
+  bool canceled_ = false;
   TrackedError current_err_;
   TrackedError previous_err_;
   FinalError final_;

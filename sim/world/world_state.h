@@ -96,21 +96,22 @@ struct World::InformerRequestShape {
 };
 
 struct World::Call {
-  std::uint32_t generation = 0;
-  bool live = false;
-  int process = 0;
-  int generator = -1;
+  // Wide fields first and the small ones last, so that a waiting call packs tight.
   const CompiledRequest* request = nullptr;
   // What varies between calls of `request` (WriteCallRequest): its namespace draw, and for
   // an informer's call its generator's informer_request.
   std::uint64_t namespace_draw = 0;
-  bool informer = false;
-  std::optional<ClientCall> client;
   apf::Nanos issued = 0;
-  int attempt = -1;  // the attempt in flight
-  EventHandle wake, abort;
-  int replay_request = -1;   // its slot in replay_requests_, -1 when not replayed
   std::uint64_t serial = 0;  // the call's number in the run, for traces
+  EventHandle wake, abort;
+  std::optional<ClientCall> client;
+  std::uint32_t generation = 0;
+  int process = 0;
+  int generator = -1;
+  int attempt = -1;         // the attempt in flight
+  int replay_request = -1;  // its slot in replay_requests_, -1 when not replayed
+  bool live = false;
+  bool informer = false;
 };
 
 struct World::SentRequest {

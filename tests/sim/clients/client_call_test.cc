@@ -27,6 +27,9 @@ using sim::HttpMethod;
 using sim::HttpResponse;
 using sim::TransportError;
 
+// A call holds its options by reference: these outlive every call of the file.
+const sim::ClientCallOptions kDefaultOptions;
+
 namespace {
 
 constexpr char kPodsUrl[] = "https://10.0.0.1:6443/api/v1/namespaces/apf-lab/pods";
@@ -127,7 +130,7 @@ std::vector<Nanos> Seconds(std::initializer_list<double> s) {
 TEST_CASE("a 429 with Retry-After is retried after exactly that many seconds", "[client_call]") {
   // CLIENT-SPEC 2.3: wait = Retry-After x 1 s, no jitter. Attempt 1 at 0 gets a 429 with
   // Retry-After 3 after 10 ms; the retry goes at 3.010 s and succeeds.
-  ClientCall call(ClientCallOptions{}, nullptr);
+  ClientCall call(kDefaultOptions, nullptr);
   const Run run = Drive(
       call, 0,
       {Answer(TooManyRequests(3), 10 * kMillisecond), Answer(Status(200), 10 * kMillisecond)});
@@ -144,7 +147,7 @@ TEST_CASE("after ten retries the caller gets the 429 as a StatusError", "[client
   // Retry-After 2, so attempt k goes at 2(k-1) s: the last at 20 s. The text is
   // NewGenericServerResponse's for 429 with the "(get pods)" suffix (2.4), not wrapped
   // because no attempt failed with a transport error.
-  ClientCall call(ClientCallOptions{}, nullptr);
+  ClientCall call(kDefaultOptions, nullptr);
   const Run run = Drive(call, 0, {Answer(TooManyRequests(2))});
   CHECK(run.sent_at == Seconds({0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20}));
   CHECK(call.outcome() == CallOutcome::kStatusError);
@@ -172,7 +175,7 @@ TEST_CASE("each attempt takes a token, the Retry-After sleep comes before it", "
   // 4 s; the bucket then holds -3 + 4 = 1, minus 1 = 0: the retry goes at once at 4 s.
   apf::RateLimiter bucket(1, 1);
   for (int i = 0; i < 3; ++i) bucket.Wait(0, kNever);
-  ClientCall call(ClientCallOptions{}, &bucket);
+  ClientCall call(kDefaultOptions, &bucket);
   const Run run = Drive(call, 0, {Answer(TooManyRequests(1)), Answer(Status(200))});
   CHECK(run.sent_at == Seconds({3, 4}));
   CHECK(call.token_wait_ns() == 3 * kSecond);
@@ -190,7 +193,7 @@ TEST_CASE("synchronized retriers behind one bucket leave 1/qps apart", "[client_
   std::vector<std::unique_ptr<ClientCall>> calls;
   std::vector<Nanos> first_sent;
   for (int i = 0; i < 8; ++i) {
-    calls.push_back(std::make_unique<ClientCall>(ClientCallOptions{}, &bucket));
+    calls.push_back(std::make_unique<ClientCall>(kDefaultOptions, &bucket));
     sim::CallStep step = calls.back()->Start(0);
     Nanos at = 0;
     if (step.action == CallAction::kWait) {
@@ -240,7 +243,7 @@ TEST_CASE("only 429 and 5xx with an integer Retry-After are retried", "[client_c
       {date_429, 1},    {Status(409), 1}, {shutdown_503, 11},
   };
   for (const Case& c : cases) {
-    ClientCall call(ClientCallOptions{}, nullptr);
+    ClientCall call(kDefaultOptions, nullptr);
     Drive(call, 0, {Answer(c.response)});
     CHECK(call.attempts_sent() == c.expected_attempts);
     CHECK(call.outcome() == CallOutcome::kStatusError);
@@ -280,7 +283,7 @@ TEST_CASE("error texts follow NewGenericServerResponse or the server's Status", 
 
 TEST_CASE("Retry-After 0 and negative values retry at once", "[client_call]") {
   // CLIENT-SPEC 2.2: "Retry-After: 0 -> immediate retry"; a negative timer fires at once.
-  ClientCall call(ClientCallOptions{}, nullptr);
+  ClientCall call(kDefaultOptions, nullptr);
   const Run run = Drive(call, 0,
                         {Answer(TooManyRequests(0), kSecond), Answer(TooManyRequests(-5), kSecond),
                          Answer(Status(200))});
@@ -305,7 +308,7 @@ TEST_CASE("MaxRetries 0 and stream bodies give a single attempt", "[client_call]
 TEST_CASE("transport errors: GET retries after 1 s, writes fail at once", "[client_call]") {
   // CLIENT-SPEC 2.2 step 4: a retryable error becomes "500 with Retry-After: 1", for GET
   // only in Do; a POST fails with the url.Error.
-  ClientCall get(ClientCallOptions{}, nullptr);
+  ClientCall get(kDefaultOptions, nullptr);
   const Run run = Drive(get, 0,
                         {Fail(TransportError::kConnectionReset, 5 * kMillisecond),
                          Fail(TransportError::kHttp2ConnectionLost), Answer(Status(200))});
@@ -321,7 +324,7 @@ TEST_CASE("transport errors: GET retries after 1 s, writes fail at once", "[clie
   CHECK(create.ErrorMessage(kListPods) == std::string("Post \"") + kPodsUrl + "\": EOF");
 
   // Connection refused is not retried by Do even for GET.
-  ClientCall refused(ClientCallOptions{}, nullptr);
+  ClientCall refused(kDefaultOptions, nullptr);
   Drive(refused, 0, {Fail(TransportError::kConnectionRefused)});
   CHECK(refused.attempts_sent() == 1);
 }
@@ -428,7 +431,7 @@ TEST_CASE("an abandoned attempt is reported for the server to cancel", "[client_
   CHECK(step.action == CallAction::kDone);
   CHECK_FALSE(call.attempt_in_flight());
   // And a caller's cancel during an attempt: "context canceled".
-  ClientCall cancelled(ClientCallOptions{}, nullptr);
+  ClientCall cancelled(kDefaultOptions, nullptr);
   REQUIRE(cancelled.Start(0).action == CallAction::kSend);
   CHECK(cancelled.Cancel(2 * kSecond).action == CallAction::kDone);
   CHECK(cancelled.ErrorMessage(kListPods) ==
@@ -441,7 +444,7 @@ TEST_CASE("cancelling while waiting for a token gives the token back", "[client_
   // its token comes back: tokens at 0.5 s = -1 + 0.5 + 1 = 0.5.
   apf::RateLimiter bucket(1, 1);
   bucket.Wait(0, kNever);
-  ClientCall call(ClientCallOptions{}, &bucket);
+  ClientCall call(kDefaultOptions, &bucket);
   sim::CallStep step = call.Start(0);
   REQUIRE(step.action == CallAction::kWait);
   CHECK(step.wake_at_ns == kSecond);

@@ -36,6 +36,9 @@ using sim::ReflectorError;
 using sim::ReflectorOptions;
 using sim::WatchEnd;
 
+// A call holds its options by reference: these outlive every call of the file.
+const sim::ClientCallOptions kDefaultOptions;
+
 namespace {
 
 InformerCallResult Succeeded(std::string continue_token = "") {
@@ -313,7 +316,7 @@ TEST_CASE("informer: WatchList streams the list and keeps the stream as its watc
 
 TEST_CASE("informer: a finished ClientCall reads as the reflector's error kinds", "[informer]") {
   // A 410 answer (not retried: no Retry-After) is Expired; a success carries the token.
-  sim::ClientCall call(sim::ClientCallOptions{}, nullptr);
+  sim::ClientCall call(kDefaultOptions, nullptr);
   call.Start(0);
   sim::HttpResponse gone;
   gone.status_code = 410;
@@ -325,7 +328,7 @@ TEST_CASE("informer: a finished ClientCall reads as the reflector's error kinds"
   CHECK(failed.error == ReflectorError::kExpired);
   CHECK(failed.continue_token.empty());
 
-  sim::ClientCall ok(sim::ClientCallOptions{}, nullptr);
+  sim::ClientCall ok(kDefaultOptions, nullptr);
   ok.Start(0);
   ok.OnResponse(0, sim::HttpResponse{});
   CHECK(sim::InformerCallResultOf(ok, "500").continue_token == "500");
