@@ -167,7 +167,7 @@ void World::ApplyStep(apf::Nanos now, int c, const CallStep& step) {
   }
 }
 
-void World::WriteRequestOf(const Call& call, apf::RequestInfo* out) const {
+inline void World::WriteRequestOf(const Call& call, apf::RequestInfo* out) const {
   WriteCallRequest(*call.request, scenario_, processes_[call.process].index, call.namespace_draw,
                    out);
   if (call.informer) {
@@ -177,7 +177,7 @@ void World::WriteRequestOf(const Call& call, apf::RequestInfo* out) const {
   }
 }
 
-std::uint32_t World::WriteSentRequest(const Call& call) {
+inline std::uint32_t World::WriteSentRequest(const Call& call) {
   const CompiledRequest& request = *call.request;
   std::uint32_t slot;
   if (request.id >= 0 && !free_sent_by_request_[request.id].empty()) {
@@ -190,10 +190,6 @@ std::uint32_t World::WriteSentRequest(const Call& call) {
   }
   WriteRequestOf(call, &sent_requests_[slot].info);
   return slot;
-}
-
-const apf::RequestInfo& World::SentRequestOf(const Attempt& attempt) const {
-  return sent_requests_[attempt.sent].info;
 }
 
 void World::SendAttempt(apf::Nanos now, int c, const CallStep& step) {
@@ -455,7 +451,7 @@ void World::LeaveGateway(Attempt& a) {
   gateway_.Leave(processes_[calls_[a.call].process].session);
 }
 
-void World::ReleaseSentRequest(std::uint32_t slot) {
+inline void World::ReleaseSentRequest(std::uint32_t slot) {
   const int request_id = sent_requests_[slot].request_id;
   if (request_id >= 0) {
     free_sent_by_request_[request_id].push_back(slot);

@@ -165,6 +165,10 @@ inline World::Client& World::ClientOf(const Attempt& attempt) {
   return clients_[processes_[attempt.process].client];
 }
 
+inline const apf::RequestInfo& World::SentRequestOf(const Attempt& attempt) const {
+  return sent_requests_[attempt.sent].info;
+}
+
 }  // namespace sim
 
 #endif  // SIM_WORLD_WORLD_STATE_H_
