@@ -6,6 +6,12 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 OUT ?= out
 FUZZ_SECONDS ?= 60
 APFSIM = $(BUILD)/apfsim
+# ccache, when installed (deps/debian-packages.txt lists it), with the repository as its base
+# folder: the static build then compiles nothing the release build has not (only the link
+# differs), which saves CI several minutes on two cores.
+CCACHE := $(shell command -v ccache 2>/dev/null)
+LAUNCHER = $(if $(CCACHE),-DCMAKE_CXX_COMPILER_LAUNCHER=$(CCACHE) -DCMAKE_C_COMPILER_LAUNCHER=$(CCACHE))
+export CCACHE_BASEDIR ?= $(CURDIR)
 
 .PHONY: deps configure build test demo bench sanitize tsan determinism fuzz format-check clean \
 	static image
@@ -14,7 +20,7 @@ deps:
 	@tools/install-deps.sh
 
 configure: deps
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE)
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) $(LAUNCHER)
 
 build: configure
 	cmake --build $(BUILD) -j $(JOBS)
@@ -30,14 +36,14 @@ bench: build
 
 # The sanitizer build CI runs after `make test`.
 sanitize: deps
-	cmake -S . -B $(BUILD)-asan -DCMAKE_BUILD_TYPE=Debug -DAPFSIM_SANITIZE=ON -DAPFSIM_BENCH=OFF
+	cmake -S . -B $(BUILD)-asan -DCMAKE_BUILD_TYPE=Debug -DAPFSIM_SANITIZE=ON -DAPFSIM_BENCH=OFF $(LAUNCHER)
 	cmake --build $(BUILD)-asan -j $(JOBS)
 	ctest --test-dir $(BUILD)-asan --output-on-failure -j $(JOBS)
 
 # Parallel sweeps under ThreadSanitizer: the sweep and compare tests (which run several
 # worlds on threads in one process, and the binary's --jobs) in a TSan build.
 tsan: deps
-	cmake -S . -B $(BUILD)-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DAPFSIM_TSAN=ON -DAPFSIM_BENCH=OFF
+	cmake -S . -B $(BUILD)-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DAPFSIM_TSAN=ON -DAPFSIM_BENCH=OFF $(LAUNCHER)
 	cmake --build $(BUILD)-tsan -j $(JOBS)
 	TSAN_OPTIONS=halt_on_error=1 ctest --test-dir $(BUILD)-tsan --output-on-failure -j $(JOBS) -R '[Ss]weep|jobs'
 
@@ -53,7 +59,7 @@ fuzz: deps
 
 # One statically linked apfsim in $(BUILD)-static (only that target), to copy to a bastion.
 static: deps
-	cmake -S . -B $(BUILD)-static -DCMAKE_BUILD_TYPE=Release -DAPFSIM_STATIC=ON -DAPFSIM_BENCH=OFF
+	cmake -S . -B $(BUILD)-static -DCMAKE_BUILD_TYPE=Release -DAPFSIM_STATIC=ON -DAPFSIM_BENCH=OFF $(LAUNCHER)
 	cmake --build $(BUILD)-static -j $(JOBS) --target apfsim
 
 # The container image deploy/sweep-job.yaml runs (Containerfile), with podman or docker.
