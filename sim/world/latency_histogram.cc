@@ -6,14 +6,6 @@
 
 namespace sim {
 
-int LatencyHistogram::BucketOf(std::uint64_t v) {
-  if (v < kSub) return static_cast<int>(v);
-  const int exponent = std::bit_width(v) - 1;  // >= kSubBits
-  const int shift = exponent - kSubBits;
-  const int sub = static_cast<int>((v >> shift) & (kSub - 1));
-  return (shift + 1) * kSub + sub;
-}
-
 apf::Nanos LatencyHistogram::BucketMiddle(int bucket) {
   if (bucket < kSub) return bucket;
   const int shift = bucket / kSub - 1;
@@ -21,16 +13,6 @@ apf::Nanos LatencyHistogram::BucketMiddle(int bucket) {
   const std::uint64_t low = (static_cast<std::uint64_t>(kSub) + sub) << shift;
   const std::uint64_t width = std::uint64_t{1} << shift;
   return static_cast<apf::Nanos>(low + (width - 1) / 2);
-}
-
-void LatencyHistogram::Add(apf::Nanos value) {
-  if (value < 0) value = 0;
-  const int bucket = BucketOf(static_cast<std::uint64_t>(value));
-  ++counts_[bucket];
-  lo_ = std::min(lo_, bucket);
-  hi_ = std::max(hi_, bucket);
-  ++count_;
-  max_ = std::max(max_, value);
 }
 
 void LatencyHistogram::Merge(const LatencyHistogram& other) {
