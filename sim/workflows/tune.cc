@@ -15,6 +15,7 @@
 #include "sim/report/expectations.h"
 #include "sim/workflows/compare.h"
 #include "sim/workflows/interrupt.h"
+#include "sim/workflows/provenance.h"
 #include "sim/workflows/replicate.h"
 #include "sim/workflows/run.h"
 #include "sim/workflows/worker_pool.h"
@@ -129,6 +130,7 @@ class Tuner {
 
   const TuneRequest& request_;
   ResolvedRun baseline_;
+  nlohmann::json provenance_;
   std::vector<Param> params_;
   std::vector<FenceVariant> fences_;
   int spent_ = 0;
@@ -479,6 +481,10 @@ TuneOutcome Tuner::Run() {
   RunInputs inputs;
   inputs.scenario_file = request_.scenario_file;
   baseline_ = ResolveRunInputs(inputs);
+  // Where the search started from, as summary.json records a run's; the seeds it judged
+  // on are tune.json's own "seeds", so the scenario's default seed is left out.
+  provenance_ = RunProvenance(inputs, baseline_);
+  provenance_.erase("seed");
   if (baseline_.scenario.expectations.empty()) {
     throw InputError({request_.scenario_file, 0, 0}, "spec.expect",
                      "apfsim tune needs a goal: the scenario has no spec.expect assertions");
@@ -562,7 +568,8 @@ TuneOutcome Tuner::Run() {
       {"result", result},
       {"holds", best_holds},
       {"fix", {{"candidate", best_index}, {"changes", ChangesJson(fix)}, {"file", "fix.yaml"}}},
-      {"candidates", tried}};
+      {"candidates", tried},
+      {"provenance", provenance_}};
   WriteOutputFile(request_.out_dir + "/tune.json", outcome.tune.dump(2) + "\n");
   std::string changes;
   for (const json& change : ChangesJson(fix)) {

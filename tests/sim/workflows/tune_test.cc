@@ -10,8 +10,10 @@
 #include <fstream>
 #include <string>
 
+#include "sim/io/file_digest.h"
 #include "sim/io/input_error.h"
 #include "sim/report/expectations.h"
+#include "sim/workflows/provenance.h"
 #include "sim/workflows/replicate.h"
 #include "sim/workflows/run.h"
 #include "tests/support/test_support.h"
@@ -70,6 +72,13 @@ TEST_CASE("tune finds a fix that check --overlay confirms on seeds it did not se
   CHECK(outcome.runs_spent <= 300);
   CHECK(outcome.tune["result"] == "holds");
   CHECK(outcome.tune["budgetSpent"] == outcome.runs_spent);
+  // Where the search started from, as summary.json's provenance (the seeds are tune.json's).
+  REQUIRE(outcome.tune.contains("provenance"));
+  const nlohmann::json& provenance = outcome.tune["provenance"];
+  REQUIRE(provenance.contains("scenarioSha256"));
+  CHECK(provenance["apfsimVersion"] == sim::ApfsimBuildVersion());
+  CHECK(provenance["scenarioSha256"] == sim::FileSha256(scenario));
+  CHECK_FALSE(provenance.contains("seed"));
   // Every candidate but the last was dropped at a failing seed, which tune.json names with
   // the assertion and its measured value, or was refused by validation before any run.
   const nlohmann::json& candidates = outcome.tune["candidates"];
