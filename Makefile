@@ -9,7 +9,8 @@ APFSIM = $(BUILD)/apfsim
 # ccache, when installed (deps/debian-packages.txt lists it), with the repository as its base
 # folder: the static build then compiles nothing the release build has not (only the link
 # differs), which saves CI several minutes on two cores.
-CCACHE := $(shell command -v ccache 2>/dev/null)
+# Looked up when a recipe runs (=, not :=), after `deps` may have installed it.
+CCACHE = $(shell command -v ccache 2>/dev/null)
 LAUNCHER = $(if $(CCACHE),-DCMAKE_CXX_COMPILER_LAUNCHER=$(CCACHE) -DCMAKE_C_COMPILER_LAUNCHER=$(CCACHE))
 export CCACHE_BASEDIR ?= $(CURDIR)
 
