@@ -36,8 +36,8 @@ bench: build
 	$(BUILD)/apfsim_bench
 
 # The sanitizer build CI runs after `make test`. At -O1 (AddressSanitizer's advice for
-# speed): measured on 2 cores, 894 s to build and 285 s to test, against about 545 s and
-# 820 s at -O0.
+# speed): measured on 2 cores, 894 s to build (cold) and 285 s to test, against about
+# 545 s (partly from ccache) and 820 s at -O0.
 sanitize: deps
 	cmake -S . -B $(BUILD)-asan -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-g -O1" \
 	  -DAPFSIM_SANITIZE=ON -DAPFSIM_BENCH=OFF $(LAUNCHER)

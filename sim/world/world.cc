@@ -142,7 +142,6 @@ int World::IssueCall(apf::Nanos now, int process, const CompiledRequest& request
   call.issued = now;
   call.attempt = -1;
   call.namespace_draw = namespace_draw;
-  call.informer = informer != nullptr;
   if (informer) generators_[generator].informer_request = *informer;
   const Process& proc = processes_[process];
   call.client.emplace(request.call_options, proc.bucket.get());
@@ -170,7 +169,8 @@ void World::ApplyStep(apf::Nanos now, int c, const CallStep& step) {
 inline void World::WriteRequestOf(const Call& call, apf::RequestInfo* out) const {
   WriteCallRequest(*call.request, scenario_, processes_[call.process].index, call.namespace_draw,
                    out);
-  if (call.informer) {
+  // Only the informer pattern's generator issues calls with an informer request.
+  if (call.generator >= 0 && generators_[call.generator].informer) {
     const InformerRequest& informer = generators_[call.generator].informer_request;
     out->query.continue_token = informer.continue_token;
     if (informer.watch) out->query.timeout_seconds = informer.timeout_seconds;
@@ -215,9 +215,7 @@ void World::SendAttempt(apf::Nanos now, int c, const CallStep& step) {
   a.sent = WriteSentRequest(call);
   const apf::RequestInfo& sent = SentRequestOf(a);
   a.traced = trace_client_ == proc.client;
-  if (a.traced || trace_level_ >= 0)
-    a.trace_info =
-        std::make_unique<Attempt::TracedRequest>(Attempt::TracedRequest{sent, std::string()});
+  if (a.traced || trace_level_ >= 0) a.trace_info = std::make_unique<Attempt::TracedRequest>();
   call.attempt = static_cast<int>(slot);
   ++attempts_total_;
   clients_[proc.client].timeline.OnAttempt();
@@ -278,7 +276,7 @@ void World::OnAdmitted(apf::Nanos now, int ai, const apf::Admission& admission) 
     // The flow's distinguisher as the classifier gives it (the filter keeps only the hash).
     const Process& proc = processes_[a.process];
     a.trace_info->distinguisher =
-        classifier->Classify(apf::MakeRequestDigest(proc.user, a.trace_info->info), proc.subjects)
+        classifier->Classify(apf::MakeRequestDigest(proc.user, SentRequestOf(a)), proc.subjects)
             .distinguisher;
   }
   using Outcome = apf::Admission::Outcome;
@@ -714,7 +712,7 @@ void World::EmitTrace(int ai) {
   r.client = clients_[proc.client].spec->name;
   r.process = proc.index;
   r.user = proc.user.name;
-  r.request = &a.trace_info->info;
+  r.request = &SentRequestOf(a);
   r.replica = a.replica;
   if (a.flow_schema >= 0 && config_ &&
       a.flow_schema < static_cast<int>(config_->flow_schemas.size())) {

@@ -99,7 +99,7 @@ struct World::Call {
   // Wide fields first and the small ones last, so that a waiting call packs tight.
   const CompiledRequest* request = nullptr;
   // What varies between calls of `request` (WriteCallRequest): its namespace draw, and for
-  // an informer's call its generator's informer_request.
+  // a call of the informer pattern its generator's informer_request.
   std::uint64_t namespace_draw = 0;
   apf::Nanos issued = 0;
   std::uint64_t serial = 0;  // the call's number in the run, for traces
@@ -111,7 +111,6 @@ struct World::Call {
   int attempt = -1;         // the attempt in flight
   int replay_request = -1;  // its slot in replay_requests_, -1 when not replayed
   bool live = false;
-  bool informer = false;
 };
 
 struct World::SentRequest {
@@ -145,11 +144,10 @@ struct World::Attempt {
   int try_number = 0;  // 1 for a call's first attempt, 2 for its first retry, ...
   int process = 0;
   std::uint64_t call_serial = 0;
-  // The request as sent (the call may end, and its slot be reused, before the attempt's
-  // seats are free) and its flow's distinguisher as the classifier gives it. Kept only for
-  // traced attempts, so that an attempt holds one pointer for them.
+  // The flow's distinguisher as the classifier gives it (the request as sent is the
+  // attempt's own, in sent_requests_). Kept only for traced attempts, so that an attempt
+  // holds one pointer for them.
   struct TracedRequest {
-    apf::RequestInfo info;
     std::string distinguisher;
   };
   std::unique_ptr<TracedRequest> trace_info;
