@@ -21,6 +21,29 @@ void EventQueue::Insert(const Entry& e) {
 }
 
 EventHandle EventQueue::Schedule(apf::Nanos time, const Event& event) {
+  return ScheduleWithSequence(time, next_sequence_++, event);
+}
+
+void EventQueue::ReserveSequences(std::uint64_t n) {
+  if (next_sequence_ != 0) {
+    std::fprintf(stderr, "apfsim: internal error: sequences reserved after scheduling\n");
+    std::abort();
+  }
+  reserved_ = next_sequence_ = n;
+}
+
+EventHandle EventQueue::ScheduleReserved(apf::Nanos time, std::uint64_t sequence,
+                                         const Event& event) {
+  if (sequence >= reserved_) {
+    std::fprintf(stderr, "apfsim: internal error: sequence %llu was not reserved\n",
+                 static_cast<unsigned long long>(sequence));
+    std::abort();
+  }
+  return ScheduleWithSequence(time, sequence, event);
+}
+
+EventHandle EventQueue::ScheduleWithSequence(apf::Nanos time, std::uint64_t sequence,
+                                             const Event& event) {
   std::uint32_t slot;
   if (free_slot_ != UINT32_MAX) {
     slot = free_slot_;
@@ -29,14 +52,14 @@ EventHandle EventQueue::Schedule(apf::Nanos time, const Event& event) {
     slot = static_cast<std::uint32_t>(slots_.size());
     slots_.emplace_back();
   }
-  if (slot >= (1u << kSlotBits) || next_sequence_ >= (std::uint64_t{1} << (64 - kSlotBits))) {
+  if (slot >= (1u << kSlotBits) || sequence >= (std::uint64_t{1} << (64 - kSlotBits))) {
     std::fprintf(stderr,
                  "apfsim: internal limit: more than 2^24 pending or 2^40 scheduled events\n");
     std::abort();
   }
   Slot& s = slots_[slot];
   s.event = event;
-  s.id = (next_sequence_++ << kSlotBits) | slot;
+  s.id = (sequence << kSlotBits) | slot;
   s.next_free = UINT32_MAX;
   const Entry entry{TimeKey(time), s.id};
   // Only after PeekTime() looked at an event later than this one can the new key be

@@ -57,6 +57,16 @@ class EventQueue {
 
   EventHandle Schedule(apf::Nanos time, const Event& event);
 
+  // Events known before the run (a replay's arrivals) need not all wait in the queue to
+  // keep their place among same-time events. Reserve their sequence numbers 0..n-1 before
+  // scheduling anything, and schedule each with its own number when its turn comes: it
+  // then fires among same-time events exactly as if it had been scheduled first, in that
+  // order. Each should be scheduled no earlier, in (time, sequence), than the last event
+  // taken out, e.g. when the one before it in its stream fires (else the queue rebuilds
+  // its buckets: still right, but slow).
+  void ReserveSequences(std::uint64_t n);
+  EventHandle ScheduleReserved(apf::Nanos time, std::uint64_t sequence, const Event& event);
+
   // Cancels a pending event. Returns false when the handle's event already fired or was
   // cancelled (so a stale handle is harmless).
   bool Cancel(EventHandle handle);
@@ -111,6 +121,7 @@ class EventQueue {
   bool SettleMinimum();
   void FreeSlot(std::uint32_t slot);
   void Rebuild(const Entry& new_last);
+  EventHandle ScheduleWithSequence(apf::Nanos time, std::uint64_t sequence, const Event& event);
 
   std::array<std::vector<Entry>, kBuckets> buckets_;
   std::uint64_t occupied_[3] = {0, 0, 0};  // bit b: bucket b is non-empty
@@ -119,6 +130,7 @@ class EventQueue {
   std::vector<Slot> slots_;
   std::uint32_t free_slot_ = UINT32_MAX;
   std::uint64_t next_sequence_ = 0;
+  std::uint64_t reserved_ = 0;  // sequences below this are the caller's
   size_t live_ = 0;
 };
 

@@ -13,8 +13,8 @@
 
 namespace sim {
 
-// Parses `text`; a syntax error becomes an InputError at the right line and column of
-// `source_name` ("<stdin>" for standard input).
+// Parses `text` with JsonReader; a syntax error or a repeated key becomes an InputError at
+// the right line and column of `source_name` ("<stdin>" for standard input).
 nlohmann::json ParseJsonText(std::string_view text, const std::string& source_name);
 
 // A view of one JSON value at a field path ("[3].requests[0].arrive"), with strict getters.

@@ -1,5 +1,6 @@
 #include "sim/model/queueset.h"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -8,6 +9,8 @@
 #include <optional>
 #include <ostream>
 #include <set>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "apf/flow_control.h"
@@ -16,6 +19,7 @@
 #include "sim/engine/event_queue.h"
 #include "sim/io/input_error.h"
 #include "sim/io/json_input.h"
+#include "sim/io/json_reader.h"
 
 namespace sim {
 namespace {
@@ -49,20 +53,51 @@ struct ReplayRequest {
   apf::Nanos arrive_ns = 0;
   apf::Nanos service_ns = 0;
   apf::Nanos wait_limit_ns = 0;
-  apf::RequestSeats seats;
+  apf::Nanos additional_latency_ns = 0;
   std::uint64_t flow_hash = 0;
+  std::uint32_t initial_seats = 1;  // seats are at most 2^30
+  std::uint32_t final_seats = 0;
 
-  // What happened to it.
+  // What happened to it. A request that executed finished at start_ns + service_ns.
   apf::QueueSetHandle handle;
-  int queue = -1;
-  const char* rejected_reason = nullptr;
-  apf::Nanos rejected_ns = -1;
-  apf::Nanos dispatch_ns = -1;
-  apf::Nanos finish_ns = -1;
+  apf::Nanos start_ns = -1;  // when it was dispatched, or rejected
   apf::Nanos release_ns = -1;
+  std::int32_t queue = -1;
+  bool rejected = false;
+  apf::RejectReason reason = apf::RejectReason::kQueueFull;
+
+  apf::RequestSeats seats() const { return {initial_seats, final_seats, additional_latency_ns}; }
 };
 
 enum EventKind : std::uint32_t { kArrival, kTimeOut, kCompletion, kRelease };
+
+// The order in which one kind of input event (arrivals, or time-outs) comes due: by time,
+// ties in input order. Usually the input is already in that order, and no list is kept.
+class InputOrder {
+ public:
+  template <typename TimeOf>
+  InputOrder(std::size_t n, TimeOf time_of) : n_(n) {
+    for (std::size_t i = 1; i < n; ++i) {
+      if (time_of(i) < time_of(i - 1)) {
+        order_.resize(n);
+        for (std::size_t k = 0; k < n; ++k) order_[k] = static_cast<std::uint32_t>(k);
+        std::stable_sort(order_.begin(), order_.end(),
+                         [&](std::uint32_t a, std::uint32_t b) { return time_of(a) < time_of(b); });
+        break;
+      }
+    }
+  }
+  bool done() const { return next_ == n_; }
+  std::uint32_t Take() {
+    const std::size_t k = next_++;
+    return order_.empty() ? static_cast<std::uint32_t>(k) : order_[k];
+  }
+
+ private:
+  std::size_t n_;
+  std::size_t next_ = 0;
+  std::vector<std::uint32_t> order_;
+};
 
 // The replay's world: the event queue, and the listener that schedules completions.
 class Replay : public apf::QueueSetListener {
@@ -71,24 +106,43 @@ class Replay : public apf::QueueSetListener {
 
   void OnDispatched(apf::Nanos now, apf::QueueSetHandle, std::uint64_t id) override {
     ReplayRequest& r = requests_[id];
-    r.dispatch_ns = now;
+    r.start_ns = now;
     events_.Schedule(now + r.service_ns, {kCompletion, static_cast<std::uint32_t>(id), 0});
   }
 
+  // Runs as if every arrival and time-out had been scheduled before the run, request by
+  // request (its arrival, then its time-out), which fixes their order among same-time
+  // events (queueset.h). Only the next arrival and the next time-out wait in the queue,
+  // each with the sequence number it would have had, so memory stays with the requests.
   void Run(const apf::QueuingConfig& queuing, const apf::DispatchingConfig& dispatching) {
     apf::QueueSet queue_set(0, queuing, dispatching, this, nullptr);
-    for (std::uint32_t i = 0; i < requests_.size(); ++i) {
-      events_.Schedule(requests_[i].arrive_ns, {kArrival, i, 0});
-      events_.Schedule(requests_[i].arrive_ns + requests_[i].wait_limit_ns, {kTimeOut, i, 0});
-    }
+    const std::size_t n = requests_.size();
+    InputOrder arrivals(n, [this](std::size_t i) { return requests_[i].arrive_ns; });
+    InputOrder time_outs(
+        n, [this](std::size_t i) { return requests_[i].arrive_ns + requests_[i].wait_limit_ns; });
+    events_.ReserveSequences(2 * static_cast<std::uint64_t>(n));
+    const auto next_arrival = [&] {
+      if (arrivals.done()) return;
+      const std::uint32_t i = arrivals.Take();
+      events_.ScheduleReserved(requests_[i].arrive_ns, 2 * std::uint64_t{i}, {kArrival, i, 0});
+    };
+    const auto next_time_out = [&] {
+      if (time_outs.done()) return;
+      const std::uint32_t i = time_outs.Take();
+      events_.ScheduleReserved(requests_[i].arrive_ns + requests_[i].wait_limit_ns,
+                               2 * std::uint64_t{i} + 1, {kTimeOut, i, 0});
+    };
+    next_arrival();
+    next_time_out();
     while (std::optional<FiredEvent> fired = events_.Pop()) {
       const apf::Nanos now = fired->time;
       ReplayRequest& r = requests_[fired->event.arg32];
       switch (fired->event.kind) {
         case kArrival: {
+          next_arrival();
           // The listener finds requests by their input index, passed as the queue set's id.
           apf::QueueSet::StartResult start =
-              queue_set.StartRequest(now, fired->event.arg32, r.seats, r.flow_hash);
+              queue_set.StartRequest(now, fired->event.arg32, r.seats(), r.flow_hash);
           r.handle = start.handle;
           r.queue = start.queue_index;
           if (start.outcome == apf::QueueSet::StartOutcome::kRejectedQueueFull) {
@@ -99,13 +153,12 @@ class Replay : public apf::QueueSetListener {
           break;
         }
         case kTimeOut:
-          if (r.dispatch_ns < 0 && r.rejected_reason == nullptr &&
-              queue_set.TimeOut(now, r.handle)) {
+          next_time_out();
+          if (r.start_ns < 0 && queue_set.TimeOut(now, r.handle)) {
             Reject(r, now, apf::RejectReason::kTimeOut);
           }
           break;
         case kCompletion:
-          r.finish_ns = now;
           r.release_ns = queue_set.Finish(now, r.handle);
           if (r.release_ns > now) events_.Schedule(r.release_ns, {kRelease, fired->event.arg32, 0});
           break;
@@ -128,20 +181,20 @@ class Replay : public apf::QueueSetListener {
     for (const ReplayRequest& r : requests_) {
       text += first ? "\n  " : ",\n  ";
       first = false;
-      if (r.rejected_reason) {
+      if (r.rejected) {
         text += "{\"id\":";
         number(r.id);
         text += ",\"outcome\":\"rejected\",\"queue\":";
         number(r.queue);
         text += ",\"reason\":\"";
-        text += r.rejected_reason;
+        text += apf::RejectReasonName(r.reason);
         text += "\",\"rejectedAtNs\":";
-        number(r.rejected_ns);
+        number(r.start_ns);
       } else {
         text += "{\"dispatchNs\":";
-        number(r.dispatch_ns);
+        number(r.start_ns);
         text += ",\"finishNs\":";
-        number(r.finish_ns);
+        number(FinishNs(r));
         text += ",\"id\":";
         number(r.id);
         text += ",\"outcome\":\"executed\",\"queue\":";
@@ -163,14 +216,14 @@ class Replay : public apf::QueueSetListener {
     nlohmann::json results = nlohmann::json::array();
     for (const ReplayRequest& r : requests_) {
       nlohmann::json out = {{"id", r.id}, {"queue", r.queue}};
-      if (r.rejected_reason) {
+      if (r.rejected) {
         out["outcome"] = "rejected";
-        out["reason"] = r.rejected_reason;
-        out["rejectedAtNs"] = r.rejected_ns;
+        out["reason"] = apf::RejectReasonName(r.reason);
+        out["rejectedAtNs"] = r.start_ns;
       } else {
         out["outcome"] = "executed";
-        out["dispatchNs"] = r.dispatch_ns;
-        out["finishNs"] = r.finish_ns;
+        out["dispatchNs"] = r.start_ns;
+        out["finishNs"] = FinishNs(r);
         out["releaseNs"] = r.release_ns;
       }
       results.push_back(std::move(out));
@@ -179,9 +232,14 @@ class Replay : public apf::QueueSetListener {
   }
 
  private:
+  static apf::Nanos FinishNs(const ReplayRequest& r) {
+    return r.start_ns < 0 ? -1 : r.start_ns + r.service_ns;  // completion: dispatch + service
+  }
+
   static void Reject(ReplayRequest& r, apf::Nanos now, apf::RejectReason reason) {
-    r.rejected_reason = apf::RejectReasonName(reason);
-    r.rejected_ns = now;
+    r.rejected = true;
+    r.reason = reason;
+    r.start_ns = now;
     if (reason == apf::RejectReason::kQueueFull) r.queue = -1;  // it was never enqueued
   }
 
@@ -256,10 +314,11 @@ ReplayRequest ParseRequest(const JsonField& item, bool hashed, IdSet& ids,
   r.arrive_ns = Seconds(item["arrive"]);
   r.service_ns = Seconds(item["service"]);
   r.wait_limit_ns = SecondsOr(item, "waitLimit", 15 * apf::kSecond);
-  r.seats.initial_seats =
-      item.Has("initialSeats") ? IntInRange(item["initialSeats"], 0, 1 << 30) : 1;
-  r.seats.final_seats = item.Has("finalSeats") ? IntInRange(item["finalSeats"], 0, 1 << 30) : 0;
-  r.seats.additional_latency = SecondsOr(item, "additionalLatency", 0);
+  r.initial_seats = static_cast<std::uint32_t>(
+      item.Has("initialSeats") ? IntInRange(item["initialSeats"], 0, 1 << 30) : 1);
+  r.final_seats = static_cast<std::uint32_t>(
+      item.Has("finalSeats") ? IntInRange(item["finalSeats"], 0, 1 << 30) : 0);
+  r.additional_latency_ns = SecondsOr(item, "additionalLatency", 0);
   if (hashed) {
     r.flow_hash =
         apf::HashFlowID(item.StringOr("flowSchema", ""), item.StringOr("distinguisher", ""));
@@ -282,244 +341,187 @@ nlohmann::json ReplayCase(const JsonField& c) {
   replay.Run(config.queuing, config.dispatching);
   return {{"results", replay.Results()}};
 }
-// Bytes of the input, read in chunks, as nlohmann::json's sax_parse reads them one at a
-// time; it counts lines so that a syntax error names the same line and column as
-// ParseJsonText gives for the whole text.
-class StreamSource {
+// Flow hashes by (FlowSchema, distinguisher): a case's requests come from a few flows, and
+// SHA-256 would otherwise cost more than the rest of reading a request.
+class FlowHashes {
  public:
-  explicit StreamSource(std::istream& in) : in_(in) {}
-
-  bool AtEnd() {
-    if (pos_ < len_) return false;
-    if (!in_) return true;
-    in_.read(buffer_, sizeof buffer_);
-    len_ = static_cast<std::size_t>(in_.gcount());
-    pos_ = 0;
-    return len_ == 0;
-  }
-  char Peek() const { return buffer_[pos_]; }
-  void Advance() {
-    if (buffer_[pos_] == '\n') {
-      ++newlines_;
-      before_last_newline_ = last_newline_;
-      last_newline_ = offset_;
-    }
-    ++pos_;
-    ++offset_;
-  }
-
-  // Where byte `offset` is, for an offset at most two bytes before the end of what was
-  // read (the parser reads at most one byte past the one it fails on).
-  SourceLocation LocationOf(std::uint64_t offset, const std::string& source) const {
-    offset = std::min(offset, offset_);
-    std::uint64_t lines = newlines_;
-    std::int64_t line_start = last_newline_;
-    if (lines > 0 && static_cast<std::int64_t>(offset) <= last_newline_) {
-      --lines;
-      line_start = before_last_newline_;
-    }
-    if (lines > 0 && static_cast<std::int64_t>(offset) <= line_start) {
-      --lines;
-      line_start = -1;  // not reached on inputs the parser reads one byte at a time
-    }
-    return {source, static_cast<int>(lines + 1), static_cast<int>(offset - line_start)};
+  std::uint64_t Of(std::string_view flow_schema, std::string_view distinguisher) {
+    // The name's length first, so that no two pairs make the same key.
+    const auto size = static_cast<std::uint32_t>(flow_schema.size());
+    key_.assign(reinterpret_cast<const char*>(&size), sizeof size);
+    key_.append(flow_schema);
+    key_.append(distinguisher);
+    if (auto found = hashes_.find(key_); found != hashes_.end()) return found->second;
+    const std::uint64_t hash = hasher_.Hash(flow_schema, distinguisher);
+    if (hashes_.size() < kMaxFlows) hashes_.emplace(key_, hash);
+    return hash;
   }
 
  private:
-  std::istream& in_;
-  char buffer_[1 << 16];
-  std::size_t pos_ = 0, len_ = 0;
-  std::uint64_t offset_ = 0;
-  std::uint64_t newlines_ = 0;
-  std::int64_t last_newline_ = -1, before_last_newline_ = -1;
+  static constexpr std::size_t kMaxFlows = 1 << 16;  // beyond, hash each time
+  apf::FlowHasher hasher_;
+  std::unordered_map<std::string, std::uint64_t> hashes_;
+  std::string key_;
 };
 
-class StreamIterator {
- public:
-  using iterator_category = std::input_iterator_tag;
-  using value_type = char;
-  using difference_type = std::ptrdiff_t;
-  using pointer = const char*;
-  using reference = char;
+// A request's field as read, before it is checked: numbers and strings as values, anything
+// else as a document. FastRequest checks them in place; only when one is not as expected is
+// the request made a document, so that ParseRequest names the problem in the words the
+// whole-document replay uses.
+struct RawField {
+  enum Kind : std::uint8_t { kAbsent, kNull, kInt, kDouble, kString, kOther };
+  Kind kind = kAbsent;
+  std::int64_t integer = 0;
+  double real = 0;
+  std::string text;
+  nlohmann::json other;
 
-  explicit StreamIterator(StreamSource* source = nullptr) : source_(source) {}
-  char operator*() const { return source_->Peek(); }
-  StreamIterator& operator++() {
-    source_->Advance();
-    return *this;
+  bool given() const { return kind != kAbsent && kind != kNull; }
+
+  nlohmann::json Document() const {
+    switch (kind) {
+      case kInt:
+        // As nlohmann/json reads it: a non-negative integer is unsigned.
+        if (integer >= 0) return static_cast<std::uint64_t>(integer);
+        return integer;
+      case kDouble:
+        return real;
+      case kString:
+        return text;
+      case kOther:
+        return other;
+      case kAbsent:
+      case kNull:
+        break;
+    }
+    return nullptr;
   }
-  bool operator==(const StreamIterator& other) const { return End() == other.End(); }
-  bool operator!=(const StreamIterator& other) const { return !(*this == other); }
-
- private:
-  bool End() const { return source_ == nullptr || source_->AtEnd(); }
-  StreamSource* source_;
 };
 
-// The SAX side of the streaming replay. It builds small documents (a case without its
-// requests, one request) and checks each with the same JsonField code as the whole-document
-// replay, so every message and field path is the same; a request's problem is kept until
-// its case ends, because the case's own fields are checked first. Each case is replayed
-// and written as soon as its closing brace is read.
+// The streaming replay: reads the cases with a JsonReader, takes each request's fields
+// straight into its record, and replays and writes each case as soon as its closing brace
+// is read. A case's own fields are checked when it ends, before its first bad request is
+// reported, as the whole-document replay does; syntax errors and repeated keys are
+// reported where they are read.
 class CaseStream {
  public:
-  CaseStream(std::ostream& out, std::string source) : out_(out), source_(std::move(source)) {}
+  CaseStream(std::istream& in, std::ostream& out, std::string source)
+      : reader_(in, source), out_(out), source_(std::move(source)) {}
 
-  bool null() { return Value(nullptr); }
-  bool boolean(bool v) { return Value(v); }
-  bool number_integer(std::int64_t v) { return Value(v); }
-  bool number_unsigned(std::uint64_t v) { return Value(v); }
-  bool number_float(double v, const std::string&) { return Value(v); }
-  bool string(std::string& v) { return Value(std::move(v)); }
-  bool binary(nlohmann::json::binary_t&) { return true; }  // not in JSON text
-
-  bool start_object(std::size_t) { return Start(nlohmann::json::object()); }
-  bool start_array(std::size_t) { return Start(nlohmann::json::array()); }
-  bool key(std::string& k) {
-    Frame& f = frames_.back();
-    if (in_request_ && frames_.size() == 4) return RequestKey(f, k);
-    if (!f.keys.insert(k).second) {
-      f.key = k;
-      throw InputError({source_, 0, 0}, Path(),
-                       "duplicate key \"" + k +
-                           "\" (an object must not repeat a key: only the last value would "
-                           "count)");
-    }
-    f.key = std::move(k);
-    return true;
-  }
-  bool end_object() { return End(); }
-  bool end_array() { return End(); }
-
-  bool parse_error(std::size_t position, const std::string& token,
-                   const nlohmann::json::exception& e) {
-    std::string what = e.what();
-    if (e.id == 406) {
-      // A number too large for a double: it ends where the parser stands.
-      if (auto space = what.find("] "); space != std::string::npos) what = what.substr(space + 2);
-      throw InputError(source_stream_->LocationOf(position - token.size(), source_), "",
-                       "invalid JSON: " + what);
-    }
-    if (auto colon = what.find(": "); colon != std::string::npos) what = what.substr(colon + 2);
-    throw InputError(source_stream_->LocationOf(position == 0 ? 0 : position - 1, source_), "",
-                     "invalid JSON: " + what);
-  }
-
-  void Run(std::istream& in) {
-    StreamSource source(in);
-    source_stream_ = &source;
-    nlohmann::json::sax_parse(StreamIterator(&source), StreamIterator(), this);
-    if (top_type_) {
-      const nlohmann::json& top = *top_type_;
+  void Run() {
+    Token t = reader_.Next();
+    if (t != Token::kBeginArray) {
+      const nlohmann::json top = ReadJsonValue(reader_, t, "");
+      reader_.Next();  // the end, or an error for what follows
       JsonField(top, source_, "").ExpectArray();
     }
+    for (std::size_t index = 0; (t = reader_.Next()) != Token::kEndArray; ++index) {
+      ReadCase(t, "[" + std::to_string(index) + "]");
+    }
+    reader_.Next();  // the end, or an error for what follows
     out_ << (cases_ == 0 ? "[" : "") << "\n]\n";
   }
 
  private:
-  struct Frame {
-    nlohmann::json* value;  // where this container is being built
-    bool object;
-    std::set<std::string> keys;
-    std::string key;        // objects: the key being read
-    std::size_t index = 0;  // arrays: the element being read
-  };
+  using Token = JsonReader::Token;
 
-  // Depths: 0 the cases array, 1 a case, 2 its fields, 3 a request (in "requests").
-  bool InRequests() const {
-    return frames_.size() == 3 && frames_[1].object && frames_[1].key == "requests" &&
-           !frames_[2].object;
-  }
-
-  // Where a value that starts now goes: into its parent, or, for a request, into the
-  // document of that request alone.
-  nlohmann::json* Slot(nlohmann::json v) {
-    if (in_request_ && frames_.size() == 4) {
-      nlohmann::json& field = field_ >= 0 ? fields_[field_] : extras_.back().second;
-      field = std::move(v);
-      return &field;
+  void ReadCase(Token first, const std::string& path) {
+    if (first != Token::kBeginObject) {
+      const nlohmann::json value = ReadJsonValue(reader_, first, path);
+      JsonField(value, source_, path).ExpectObject({"queueset", "requests"});
     }
-    if (frames_.empty()) {
-      top_ = std::move(v);
-      return &top_;
-    }
-    if (InRequests()) {
-      request_ = std::move(v);
-      return &request_;
-    }
-    if (frames_.size() == 1) {
-      case_ = std::move(v);
-      return &case_;
-    }
-    nlohmann::json& parent = *frames_.back().value;
-    if (frames_.back().object) return &(parent[frames_.back().key] = std::move(v));
-    parent.push_back(std::move(v));
-    return &parent.back();
-  }
-
-  bool Start(nlohmann::json container) {
-    if (frames_.empty() && !container.is_array()) {
-      top_type_ = std::move(container);
-      frames_.push_back(Frame{&*top_type_, top_type_->is_object(), {}, {}, 0});
-      skipping_ = true;
-      return true;
-    }
-    const bool object = container.is_object();
-    if (object && !skipping_ && InRequests()) {
-      // A request: its fields go into fields_, not into a document.
-      in_request_ = true;
-      present_ = 0;
-      extras_.clear();
-      frames_.push_back(Frame{&request_, true, {}, {}, 0});
-      return true;
-    }
-    nlohmann::json* at = skipping_ ? &scratch_ : Slot(std::move(container));
-    frames_.push_back(Frame{at, object, {}, {}, 0});
-    return true;
-  }
-
-  template <typename T>
-  bool Value(T&& v) {
-    if (frames_.empty()) {
-      top_type_ = nlohmann::json(std::forward<T>(v));
-      return true;
-    }
-    if (!skipping_) Slot(nlohmann::json(std::forward<T>(v)));
-    Done();
-    return true;
-  }
-
-  bool End() {
-    frames_.pop_back();
-    Done();
-    return true;
-  }
-
-  // A scalar value or a container is complete.
-  void Done() {
-    if (frames_.empty()) return;
-    if (!skipping_) {
-      if (frames_.size() == 1) {
-        EndCase();
-      } else if (InRequests()) {
-        AddRequest();
-      } else if (frames_.size() == 2 && frames_[1].object && frames_[1].key == "queueset") {
-        SeeConfig();
+    // The case without its requests, unless they came before its configuration.
+    nlohmann::json c = nlohmann::json::object();
+    bool config_seen = false;
+    bool hashed = false;  // the flow hash matters: the configuration is good, with queues > 1
+    for (Token t = reader_.Next(); t == Token::kKey; t = reader_.Next()) {
+      const std::string key(reader_.text());
+      if (c.contains(key)) FailDuplicateKey(reader_, path, key);
+      const Token value = reader_.Next();
+      if (key == "requests" && value == Token::kBeginArray && config_seen) {
+        c[key] = nlohmann::json::array();
+        ReadRequests(path, hashed);
+        continue;
+      }
+      c[key] = ReadJsonValue(reader_, value, path + "." + key);
+      if (key == "queueset") {
+        config_seen = true;
+        try {
+          hashed = ParseConfig(JsonField(c[key], source_, path + ".queueset"))
+                       .queuing.desired_num_queues > 1;
+        } catch (const InputError&) {
+          hashed = false;  // reported when the case ends, in the whole-document order
+        }
       }
     }
-    Frame& f = frames_.back();
-    if (!f.object) ++f.index;
+    EndCase(c, path);
   }
 
-  std::string CasePath() const { return "[" + std::to_string(frames_[0].index) + "]"; }
+  void ReadRequests(const std::string& case_path, bool hashed) {
+    for (std::size_t index = 0;; ++index) {
+      const Token t = reader_.Next();
+      if (t == Token::kEndArray) return;
+      const auto path = [&] { return case_path + ".requests[" + std::to_string(index) + "]"; };
+      if (t != Token::kBeginObject || request_error_) {
+        // Not a request, or after a bad one: read for its syntax and keys, and checked
+        // (for its message) only when it is the first bad one.
+        const nlohmann::json value = ReadJsonValue(reader_, t, path());
+        if (!request_error_) AddChecked(value, path(), hashed);
+        continue;
+      }
+      ReadRequestFields(path);
+      ReplayRequest r;
+      if (FastRequest(r, hashed)) {
+        requests_.push_back(r);
+      } else {
+        AddChecked(RequestDocument(), path(), hashed);
+      }
+    }
+  }
 
-  void SeeConfig() {
-    config_seen_ = true;
-    try {
-      config_ = ParseConfig(
-          JsonField((*frames_[1].value)["queueset"], source_, CasePath() + ".queueset"));
-    } catch (const InputError&) {
-      config_.reset();  // reported when the case ends, in the whole-document order
+  template <typename Path>
+  void ReadRequestFields(const Path& path) {
+    for (RawField& f : fields_) f.kind = RawField::kAbsent;
+    extras_.clear();
+    for (Token t = reader_.Next(); t == Token::kKey; t = reader_.Next()) {
+      const int field = FieldIndex(reader_.text());
+      if (field < 0) {
+        std::string key(reader_.text());
+        for (const auto& [name, unused] : extras_) {
+          if (name == key) FailDuplicateKey(reader_, path(), key);
+        }
+        const Token value = reader_.Next();
+        nlohmann::json document = ReadJsonValue(reader_, value, path() + "." + key);
+        extras_.emplace_back(std::move(key), std::move(document));
+        continue;
+      }
+      RawField& f = fields_[field];
+      if (f.kind != RawField::kAbsent) FailDuplicateKey(reader_, path(), kRequestFields[field]);
+      switch (const Token value = reader_.Next()) {
+        case Token::kNumber:
+          if (reader_.Int64(f.integer)) {
+            f.kind = RawField::kInt;
+          } else if (!reader_.integral()) {
+            f.kind = RawField::kDouble;
+            f.real = reader_.Double();
+          } else {
+            f.kind = RawField::kOther;
+            f.other = reader_.NumberValue();
+          }
+          break;
+        case Token::kString:
+          f.kind = RawField::kString;
+          f.text.assign(reader_.text());
+          break;
+        case Token::kNull:
+          f.kind = RawField::kNull;
+          break;
+        default:
+          f.kind = RawField::kOther;
+          f.other =
+              ReadJsonValue(reader_, value, path() + "." + std::string(kRequestFields[field]));
+          break;
+      }
     }
   }
 
@@ -541,118 +543,86 @@ class CaseStream {
     kRequestFieldCount
   };
 
-  bool RequestKey(Frame& f, std::string& k) {
-    f.key = k;  // for the path of an error
-    field_ = -1;
+  static int FieldIndex(std::string_view key) {
     for (int i = 0; i < kRequestFieldCount; ++i) {
-      if (kRequestFields[i] == k) field_ = i;
+      if (kRequestFields[i] == key) return i;
     }
-    bool repeated = false;
-    if (field_ >= 0) {
-      repeated = (present_ >> field_) & 1;
-      present_ |= 1u << field_;
-    } else {
-      for (const auto& [name, unused] : extras_) repeated = repeated || name == k;
-      extras_.emplace_back(std::move(k), nullptr);
-    }
-    if (repeated) {
-      throw InputError({source_, 0, 0}, Path(),
-                       "duplicate key \"" + f.key +
-                           "\" (an object must not repeat a key: only the last value would "
-                           "count)");
-    }
-    return true;
+    return -1;
   }
-
-  bool Present(int field) const { return ((present_ >> field) & 1) && !fields_[field].is_null(); }
 
   // The request read from fields_ when every field is as expected (the common case);
   // false sends it to ParseRequest, which gives the same result or names the problem.
   bool FastRequest(ReplayRequest& r, bool hashed) {
-    if (!extras_.empty() || !Present(kId) || !fields_[kId].is_number_integer()) return false;
+    if (!extras_.empty() || fields_[kId].kind != RawField::kInt) return false;
     const auto seconds = [this](int field, apf::Nanos& out) {
-      const nlohmann::json& v = fields_[field];
-      if (!v.is_number()) return false;
-      const double s = v.get<double>();
+      const RawField& f = fields_[field];
+      if (!f.given()) return true;  // the default stands
+      double s = 0;
+      if (f.kind == RawField::kInt) {
+        s = static_cast<double>(f.integer);
+      } else if (f.kind == RawField::kDouble) {
+        s = f.real;
+      } else {
+        return false;
+      }
       if (!(s >= 0 && s <= kMaxSeconds)) return false;
       out = static_cast<apf::Nanos>(std::llround(s * 1e9));
       return true;
     };
-    const auto seats = [this](int field, std::int64_t& out) {
-      const nlohmann::json& v = fields_[field];
-      if (!v.is_number_integer()) return false;
-      out = v.get<std::int64_t>();
-      return out >= 0 && out <= (1 << 30);
+    const auto seats = [this](int field, std::uint32_t& out) {
+      const RawField& f = fields_[field];
+      if (!f.given()) return true;
+      if (f.kind != RawField::kInt || f.integer < 0 || f.integer > (1 << 30)) return false;
+      out = static_cast<std::uint32_t>(f.integer);
+      return true;
     };
-    r.id = fields_[kId].get<std::int64_t>();
-    if (!Present(kArrive) || !seconds(kArrive, r.arrive_ns)) return false;
-    if (!Present(kService) || !seconds(kService, r.service_ns)) return false;
+    r.id = fields_[kId].integer;
+    if (!fields_[kArrive].given() || !seconds(kArrive, r.arrive_ns)) return false;
+    if (!fields_[kService].given() || !seconds(kService, r.service_ns)) return false;
     r.wait_limit_ns = 15 * apf::kSecond;
-    if (Present(kWaitLimit) && !seconds(kWaitLimit, r.wait_limit_ns)) return false;
-    std::int64_t initial = 1, final_seats = 0;
-    if (Present(kInitialSeats) && !seats(kInitialSeats, initial)) return false;
-    if (Present(kFinalSeats) && !seats(kFinalSeats, final_seats)) return false;
-    r.seats.initial_seats = initial;
-    r.seats.final_seats = final_seats;
-    r.seats.additional_latency = 0;
-    if (Present(kAdditionalLatency) && !seconds(kAdditionalLatency, r.seats.additional_latency)) {
+    if (!seconds(kWaitLimit, r.wait_limit_ns)) return false;
+    if (!seats(kInitialSeats, r.initial_seats) || !seats(kFinalSeats, r.final_seats)) {
       return false;
     }
+    if (!seconds(kAdditionalLatency, r.additional_latency_ns)) return false;
     if (hashed) {
-      static const std::string kEmpty;
-      const auto text = [this](int field) -> const std::string* {
-        if (!Present(field)) return &kEmpty;
-        return fields_[field].is_string() ? &fields_[field].get_ref<const std::string&>() : nullptr;
+      const RawField& flow_schema = fields_[kFlowSchema];
+      const RawField& distinguisher = fields_[kDistinguisher];
+      const auto text = [](const RawField& f) {
+        return f.kind == RawField::kString ? std::string_view(f.text) : std::string_view();
       };
-      const std::string* flow_schema = text(kFlowSchema);
-      const std::string* distinguisher = text(kDistinguisher);
-      if (!flow_schema || !distinguisher) return false;
-      r.flow_hash = apf::HashFlowID(*flow_schema, *distinguisher);
+      if ((flow_schema.given() && flow_schema.kind != RawField::kString) ||
+          (distinguisher.given() && distinguisher.kind != RawField::kString)) {
+        return false;
+      }
+      r.flow_hash = flow_hashes_.Of(text(flow_schema), text(distinguisher));
     }
     return ids_.Insert(r.id, requests_);
   }
 
   // The request as a document, for ParseRequest.
-  void RequestDocument() {
-    request_ = nlohmann::json::object();
+  nlohmann::json RequestDocument() const {
+    nlohmann::json request = nlohmann::json::object();
     for (int i = 0; i < kRequestFieldCount; ++i) {
-      if ((present_ >> i) & 1) request_[std::string(kRequestFields[i])] = std::move(fields_[i]);
+      if (fields_[i].kind != RawField::kAbsent) {
+        request[std::string(kRequestFields[i])] = fields_[i].Document();
+      }
     }
-    for (auto& [name, value] : extras_) request_[name] = std::move(value);
+    for (const auto& [name, value] : extras_) request[name] = value;
+    return request;
   }
 
-  void AddRequest() {
-    const std::size_t index = frames_[2].index;
-    const bool fields = in_request_;
-    in_request_ = false;
-    if (fields) {
-      if (config_seen_ && !request_error_) {
-        ReplayRequest r;
-        if (FastRequest(r, config_ && config_->queuing.desired_num_queues > 1)) {
-          requests_.push_back(r);
-          return;
-        }
-      }
-      RequestDocument();
-    }
-    if (!config_seen_) {
-      // "requests" before "queueset": keep the request in the case until the end.
-      (*frames_[2].value).push_back(std::move(request_));
-      return;
-    }
-    if (request_error_) return;
+  // Checks a request the whole-document way; its problem is kept until the case ends.
+  void AddChecked(const nlohmann::json& request, const std::string& path, bool hashed) {
     try {
-      const bool hashed = config_ && config_->queuing.desired_num_queues > 1;
-      requests_.push_back(ParseRequest(
-          JsonField(request_, source_, CasePath() + ".requests[" + std::to_string(index) + "]"),
-          hashed, ids_, requests_));
+      requests_.push_back(ParseRequest(JsonField(request, source_, path), hashed, ids_, requests_));
     } catch (const InputError& e) {
       request_error_ = e;
     }
   }
 
-  void EndCase() {
-    const JsonField c(case_, source_, CasePath());
+  void EndCase(const nlohmann::json& case_document, const std::string& path) {
+    const JsonField c(case_document, source_, path);
     c.ExpectObject({"queueset", "requests"});
     const ReplayConfig config = ParseConfig(c["queueset"]);
     const JsonField list = c["requests"];
@@ -669,46 +639,23 @@ class CaseStream {
     replay.WriteResults(out_);
     out_.flush();
     ++cases_;
-    case_ = nullptr;
     requests_ = {};
     ids_ = IdSet();
-    config_seen_ = false;
-    config_.reset();
     request_error_.reset();
   }
 
-  std::string Path() const {
-    std::string path;
-    for (const Frame& f : frames_) {
-      if (f.object) {
-        path += (path.empty() ? "" : ".") + f.key;
-      } else {
-        path += "[" + std::to_string(f.index) + "]";
-      }
-    }
-    return path;
-  }
-
+  JsonReader reader_;
   std::ostream& out_;
   std::string source_;
-  StreamSource* source_stream_ = nullptr;
-  std::vector<Frame> frames_;
-  nlohmann::json top_, case_, request_, scratch_;
-  std::optional<nlohmann::json> top_type_;  // a top level that is not an array
-  bool skipping_ = false;                   // after such a top level: only syntax matters
   std::size_t cases_ = 0;
 
-  bool config_seen_ = false;
-  std::optional<ReplayConfig> config_;
-  std::deque<ReplayRequest> requests_;
+  std::deque<ReplayRequest> requests_;  // the case's requests read so far
   IdSet ids_;
-  std::optional<InputError> request_error_;
+  std::optional<InputError> request_error_;  // the case's first bad request
+  FlowHashes flow_hashes_;
 
-  // The request being read, when it is an object.
-  bool in_request_ = false;
-  std::array<nlohmann::json, kRequestFieldCount> fields_;
-  std::uint32_t present_ = 0;  // bit i: kRequestFields[i] was given
-  int field_ = -1;             // the field being read; -1: one of extras_
+  // The request being read.
+  std::array<RawField, kRequestFieldCount> fields_;
   std::vector<std::pair<std::string, nlohmann::json>> extras_;  // unknown fields
 };
 
@@ -723,7 +670,7 @@ nlohmann::json ReplayQueueSetCases(const nlohmann::json& cases, const std::strin
 }
 
 void StreamQueueSetCases(std::istream& in, std::ostream& out, const std::string& source) {
-  CaseStream(out, source).Run(in);
+  CaseStream(in, out, source).Run();
 }
 
 }  // namespace sim

@@ -45,9 +45,9 @@ nlohmann::json ReplayQueueSetCases(const nlohmann::json& cases, const std::strin
 // The same replay, streamed: reads the cases from `in` as they come (never the whole text),
 // replays each case when its closing brace is read and writes its results to `out` at
 // once, in the layout `apfsim model queueset` prints. Holds one case's requests and their
-// outcomes, not the document. Bad input is refused with the same messages, fields and
-// locations as ParseJsonText and ReplayQueueSetCases give; the one difference is when:
-// cases before the bad one have already been written.
+// outcomes (under 100 bytes a request), not the document. Bad input is refused with the
+// same messages, fields and locations as ParseJsonText and ReplayQueueSetCases give; the
+// one difference is when: cases before the bad one have already been written.
 void StreamQueueSetCases(std::istream& in, std::ostream& out, const std::string& source);
 
 }  // namespace sim

@@ -88,6 +88,44 @@ TEST_CASE("replay: a request's arrival comes before its own zero wait limit",
   CHECK(out[0]["results"][1]["rejectedAtNs"] == 0);
 }
 
+TEST_CASE("replay: input out of time order keeps the up-front order of same-time events",
+          "[queueset][replay]") {
+  // Neither arrivals nor time-outs come in time order, and at 2 s a time-out, two
+  // arrivals, another time-out and a completion fall due together. They fire as if every
+  // arrival and time-out had been scheduled first, request by request: by time, then input
+  // order (an arrival before its own time-out), then completions.
+  const json out = Replay(R"([{"queueset": {"concurrencyLimit": 1, "queues": 1, "handSize": 1,
+                                            "queueLengthLimit": 5},
+    "requests": [
+      {"id": 1, "arrive": 1, "service": 1},
+      {"id": 2, "arrive": 0, "service": 1},
+      {"id": 3, "arrive": 1.5, "service": 1, "waitLimit": 0.5},
+      {"id": 4, "arrive": 2, "service": 1},
+      {"id": 5, "arrive": 0.2, "service": 1, "waitLimit": 0.3},
+      {"id": 6, "arrive": 2, "service": 1, "waitLimit": 0}]}])");
+  const json& r = out[0]["results"];
+  // 2 arrives first and runs 0-1 s.
+  CHECK(r[1] == json::parse(R"({"id": 2, "outcome": "executed", "queue": 0, "dispatchNs": 0,
+                                "finishNs": 1000000000, "releaseNs": 1000000000})"));
+  // 5 waits from 0.2 s and times out at 0.5 s, before 3's earlier-listed time-out.
+  CHECK(r[4] == json::parse(R"({"id": 5, "outcome": "rejected", "reason": "time-out",
+                                "queue": 0, "rejectedAtNs": 500000000})"));
+  // 1 arrives at 1 s as 2 completes: the arrival first, so it queues and 2's completion
+  // dispatches it.
+  CHECK(r[0] == json::parse(R"({"id": 1, "outcome": "executed", "queue": 0,
+                                "dispatchNs": 1000000000, "finishNs": 2000000000,
+                                "releaseNs": 2000000000})"));
+  // At 2 s: 3's time-out (request 3), 4's arrival (request 4), 6's arrival and its own
+  // time-out (request 6), then 1's completion, which dispatches 4.
+  CHECK(r[2] == json::parse(R"({"id": 3, "outcome": "rejected", "reason": "time-out",
+                                "queue": 0, "rejectedAtNs": 2000000000})"));
+  CHECK(r[5] == json::parse(R"({"id": 6, "outcome": "rejected", "reason": "time-out",
+                                "queue": 0, "rejectedAtNs": 2000000000})"));
+  CHECK(r[3] == json::parse(R"({"id": 4, "outcome": "executed", "queue": 0,
+                                "dispatchNs": 2000000000, "finishNs": 3000000000,
+                                "releaseNs": 3000000000})"));
+}
+
 TEST_CASE("replay: Reject-type and Exempt levels", "[queueset][replay]") {
   const json out = Replay(R"([
     {"queueset": {"concurrencyLimit": 1, "queues": 0},
