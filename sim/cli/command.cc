@@ -91,6 +91,4 @@ std::string ExamplesBlock(const std::string& examples) {
   return out;
 }
 
-std::string ReadStdin() { return ReadInputStream(std::cin, "<stdin>"); }
-
 }  // namespace sim::cli

@@ -51,9 +51,6 @@ bool ParseCommandLine(const Args& args, const std::string& usage,
 // The "Examples:" block of a --help: each line of `examples` indented.
 std::string ExamplesBlock(const std::string& examples);
 
-// Reads all of standard input (the `model` commands take JSON there).
-std::string ReadStdin();
-
 }  // namespace sim::cli
 
 #endif  // SIM_CLI_COMMAND_H_

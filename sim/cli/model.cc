@@ -14,7 +14,9 @@
 
 #include "sim/cli/command.h"
 #include "sim/flowcontrol/loader.h"
+#include "sim/io/input_error.h"
 #include "sim/io/json_input.h"
+#include "sim/io/json_reader.h"
 #include "sim/model/allocation.h"
 #include "sim/model/classify.h"
 #include "sim/model/dealer.h"
@@ -39,7 +41,8 @@ enum class Layout {
   kIndented,       // dump(2)
   kOneLine,        // dump()
   kCasePerLine,    // [ then one case per line ]
-  kResultPerLine,  // one case per line, and one of its "results" per line within it
+  kResultPerLine,  // one case per line, and one of its "results" per line within it (the
+                   // model's own stream writes it)
 };
 
 struct ModelCommand {
@@ -52,9 +55,9 @@ struct ModelCommand {
   // Makes the replay from the parsed options; runs before stdin is read, so a bad option
   // fails first.
   Replay (*prepare)(const po::variables_map& values);
-  // Reads the cases and writes the answers as they come, in the layout (nullptr: the
-  // whole document is parsed, replayed and printed). Models whose cases hold long request
-  // lists stream, so that their memory does not grow with the input.
+  // Reads the cases and writes the answers as they come, in the layout, for a model whose
+  // cases hold long request lists (nullptr: StreamCases reads and replays one case at a
+  // time).
   void (*stream)(std::istream& in, std::ostream& out, const std::string& source);
 };
 
@@ -181,34 +184,78 @@ const ModelCommand kModels[] = {
      Layout::kCasePerLine, nullptr, Adapter<ReplayRetryAfterCases>, nullptr},
 };
 
-void Print(const nlohmann::json& answer, Layout layout) {
+// Writes answer `index` of the list being printed, as the list's dump in `layout` would
+// show it, so that answers can be written one at a time with the same bytes.
+void WriteAnswer(std::ostream& out, Layout layout, std::size_t index,
+                 const nlohmann::json& answer) {
   switch (layout) {
-    case Layout::kIndented:
-      std::cout << answer.dump(2) << "\n";
+    case Layout::kIndented: {
+      // dump(2) of a list puts each element's lines two spaces further in.
+      out << (index == 0 ? "[\n" : ",\n");
+      std::istringstream lines(answer.dump(2));
+      bool first = true;
+      for (std::string line; std::getline(lines, line); first = false) {
+        out << (first ? "" : "\n") << "  " << line;
+      }
       return;
+    }
     case Layout::kOneLine:
-      std::cout << answer.dump() << "\n";
+      out << (index == 0 ? "[" : ",") << answer.dump();
       return;
     case Layout::kCasePerLine:
-      std::cout << "[";
-      for (size_t i = 0; i < answer.size(); ++i) {
-        std::cout << (i == 0 ? "\n" : ",\n") << answer[i].dump();
-      }
-      std::cout << "\n]\n";
-      return;
     case Layout::kResultPerLine:
-      std::cout << "[";
-      for (size_t i = 0; i < answer.size(); ++i) {
-        std::cout << (i == 0 ? "\n" : ",\n") << "{\"results\": [";
-        const nlohmann::json& list = answer[i]["results"];
-        for (size_t j = 0; j < list.size(); ++j) {
-          std::cout << (j == 0 ? "\n  " : ",\n  ") << list[j].dump();
-        }
-        std::cout << "\n]}";
-      }
-      std::cout << "\n]\n";
+      out << (index == 0 ? "[\n" : ",\n") << answer.dump();
       return;
   }
+}
+
+// Ends a list of `count` answers written by WriteAnswer.
+void WriteEnd(std::ostream& out, Layout layout, std::size_t count) {
+  switch (layout) {
+    case Layout::kIndented:
+    case Layout::kOneLine:
+      out << (count == 0 ? "[]\n" : layout == Layout::kIndented ? "\n]\n" : "]\n");
+      return;
+    case Layout::kCasePerLine:
+    case Layout::kResultPerLine:
+      out << (count == 0 ? "[" : "") << "\n]\n";
+      return;
+  }
+}
+
+// Reads the cases one at a time and writes each answer as soon as it is made, so that
+// memory holds one case, not the document, and an input of any size can be replayed.
+// Each case is replayed as a list of one; the field path of its error is then renamed
+// from that list's "[0]" to the case's own index, so messages read as for the whole list.
+void StreamCases(const Replay& replay, Layout layout, std::istream& in, std::ostream& out) {
+  using Token = JsonReader::Token;
+  JsonReader reader(in, kSource);
+  Token t = reader.Next();
+  if (t != Token::kBeginArray) {
+    const nlohmann::json top = ReadJsonValue(reader, t, "");
+    reader.Next();  // the end, or an error for what follows
+    JsonField(top, kSource, "").ExpectArray();
+  }
+  std::size_t count = 0;
+  for (; (t = reader.Next()) != Token::kEndArray; ++count) {
+    std::string index = "[";  // (built in steps: GCC 12 warns falsely on "[" + ... + "]")
+    index += std::to_string(count);
+    index += ']';
+    nlohmann::json one = nlohmann::json::array();
+    one.push_back(ReadJsonValue(reader, t, index));
+    nlohmann::json answer;
+    try {
+      answer = replay(one, kSource);
+    } catch (const InputError& e) {
+      std::string path = e.field_path();
+      if (path.rfind("[0]", 0) == 0) path.replace(0, 3, index);
+      throw InputError(e.where(), path, e.message());
+    }
+    WriteAnswer(out, layout, count, answer.at(0));
+    out.flush();
+  }
+  reader.Next();  // the end, or an error for what follows
+  WriteEnd(out, layout, count);
 }
 
 int RunModelCommand(const ModelCommand& model, const Args& args) {
@@ -231,10 +278,9 @@ int RunModelCommand(const ModelCommand& model, const Args& args) {
   const Replay replay = model.prepare(values);
   if (model.stream) {
     model.stream(std::cin, std::cout, kSource);
-    return kExitOk;
+  } else {
+    StreamCases(replay, model.layout, std::cin, std::cout);
   }
-  const nlohmann::json cases = ParseJsonText(ReadStdin(), kSource);
-  Print(replay(cases, kSource), model.layout);
   return kExitOk;
 }
 
