@@ -51,6 +51,7 @@ EventHandle EventQueue::ScheduleWithSequence(apf::Nanos time, std::uint64_t sequ
   } else {
     slot = static_cast<std::uint32_t>(slots_.size());
     slots_.emplace_back();
+    if (slot % kTrimEverySlots == 0) TrimBuckets();
   }
   if (slot >= (1u << kSlotBits) || sequence >= (std::uint64_t{1} << (64 - kSlotBits))) {
     std::fprintf(stderr,
@@ -153,6 +154,14 @@ void EventQueue::Rebuild(const Entry& new_last) {
   entries_ = 0;
   last_ = new_last;
   for (const Entry& e : all) Insert(e);
+}
+
+void EventQueue::TrimBuckets() {
+  for (std::vector<Entry>& bucket : buckets_) {
+    if (bucket.capacity() > kRetainedBucketEntries && bucket.capacity() > 2 * bucket.size()) {
+      std::vector<Entry>(bucket.begin(), bucket.end()).swap(bucket);
+    }
+  }
 }
 
 void EventQueue::Compact() {

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "apf/virtual_time.h"
+#include "sim/engine/slot_pool.h"
 
 // Limits of the packed entry id: 2^24 (16.7 million) events pending at once and 2^40
 // (1.1e12) events scheduled in one run; beyond either the queue aborts with a message.
@@ -100,7 +101,15 @@ class EventQueue {
   };
   static constexpr int kSlotBits = 24;
   static constexpr std::uint64_t kNoId = UINT64_MAX;
-  static constexpr int kBuckets = 129;  // 0: equal to last; 1-64: id bits; 65-128: time bits
+  static constexpr int kBuckets = 129;
+  // Entries cascade down through the buckets, and a vector keeps its largest capacity: with
+  // hundreds of thousands of events pending, the buckets held several times the entries'
+  // own bytes (issue 18). While the population grows (a new slot is made), every 4,096th
+  // new slot gives back what buckets hold beyond twice their entries: rare enough to cost
+  // nothing per event.
+  static constexpr std::size_t kRetainedBucketEntries = 4096;
+  static constexpr std::uint32_t kTrimEverySlots =
+      4096;  // 0: equal to last; 1-64: id bits; 65-128: time bits
 
   static std::uint64_t TimeKey(apf::Nanos t) {
     return static_cast<std::uint64_t>(t) ^ (std::uint64_t{1} << 63);
@@ -121,6 +130,7 @@ class EventQueue {
   bool SettleMinimum();
   void FreeSlot(std::uint32_t slot);
   void Rebuild(const Entry& new_last);
+  void TrimBuckets();
   EventHandle ScheduleWithSequence(apf::Nanos time, std::uint64_t sequence, const Event& event);
 
   std::array<std::vector<Entry>, kBuckets> buckets_;

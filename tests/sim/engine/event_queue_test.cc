@@ -105,6 +105,67 @@ TEST_CASE("scheduling before an event that was peeked at keeps the order", "[eng
   REQUIRE(queue.PeekTime() == apf::kNever);
 }
 
+TEST_CASE("reserved events fire as if they had been scheduled first, each in its turn",
+          "[engine]") {
+  // Inputs 0..999 known up front (times i / 10, so ten share each instant), fed one at a
+  // time when the previous fires, while each fired input schedules two events of its own at
+  // the next instant. The order must be the reference queue's with all inputs scheduled
+  // first: at each instant the inputs (by input order), then the run's own events.
+  sim::EventQueue queue;
+  reference::MapEventQueue expected;
+  constexpr std::uint64_t kInputs = 1000;
+  constexpr std::uint64_t kOwn = 1 << 20;  // ids of the run's own events start here
+  queue.ReserveSequences(kInputs);
+  for (std::uint64_t i = 0; i < kInputs; ++i) expected.Schedule(static_cast<apf::Nanos>(i / 10), i);
+  queue.ScheduleReserved(0, 0, sim::Event{0, 0, 0});
+  std::uint64_t next_input = 1, own = kOwn;
+  while (std::optional<sim::FiredEvent> fired = queue.Pop()) {
+    apf::Nanos t = 0;
+    std::uint64_t id = 0;
+    REQUIRE(expected.Pop(&t, &id));
+    REQUIRE(fired->time == t);
+    REQUIRE(fired->event.arg64 == id);
+    if (id >= kOwn) continue;
+    if (next_input < kInputs) {
+      queue.ScheduleReserved(static_cast<apf::Nanos>(next_input / 10), next_input,
+                             sim::Event{0, 0, next_input});
+      ++next_input;
+    }
+    for (int k = 0; k < 2; ++k, ++own) {
+      queue.Schedule(fired->time + 1, sim::Event{0, 0, own});
+      expected.Schedule(fired->time + 1, own);
+    }
+  }
+  apf::Nanos t = 0;
+  std::uint64_t id = 0;
+  CHECK_FALSE(expected.Pop(&t, &id));
+  CHECK(next_input == kInputs);
+}
+
+TEST_CASE("a large population, grown and drained twice, fires in order", "[engine]") {
+  // Far more events than a bucket keeps capacity for (4,096), so that buckets are trimmed
+  // while the population grows; the order must be the reference queue's.
+  sim::EventQueue queue;
+  reference::MapEventQueue expected;
+  sim::Random random(7);
+  std::uint64_t next_id = 0;
+  for (int round = 0; round < 2; ++round) {
+    const apf::Nanos start = round * 1'000'000'000;
+    for (int i = 0; i < 60000; ++i, ++next_id) {
+      const auto t = start + static_cast<apf::Nanos>(random.UniformInt(1'000'000));
+      queue.Schedule(t, sim::Event{0, 0, next_id});
+      expected.Schedule(t, next_id);
+    }
+    while (std::optional<sim::FiredEvent> fired = queue.Pop()) {
+      apf::Nanos t = 0;
+      std::uint64_t id = 0;
+      REQUIRE(expected.Pop(&t, &id));
+      REQUIRE(fired->time == t);
+      REQUIRE(fired->event.arg64 == id);
+    }
+  }
+}
+
 TEST_CASE("negative times order before positive ones", "[engine]") {
   sim::EventQueue queue;
   queue.Schedule(5, sim::Event{0, 0, 5});
