@@ -19,6 +19,17 @@ struct Pending {
   sim::EventHandle handle;
 };
 
+// Requires `fired` (its id in arg64) to be the reference's next event; returns the id.
+std::uint64_t RequireReferenceNext(const sim::FiredEvent& fired,
+                                   reference::MapEventQueue& expected) {
+  apf::Nanos t = 0;
+  std::uint64_t id = 0;
+  REQUIRE(expected.Pop(&t, &id));
+  REQUIRE(fired.time == t);
+  REQUIRE(fired.event.arg64 == id);
+  return id;
+}
+
 }  // namespace
 
 TEST_CASE("event queue fires in the same order as a map reference, with cancellations",
@@ -120,12 +131,7 @@ TEST_CASE("reserved events fire as if they had been scheduled first, each in its
   queue.ScheduleReserved(0, 0, sim::Event{0, 0, 0});
   std::uint64_t next_input = 1, own = kOwn;
   while (std::optional<sim::FiredEvent> fired = queue.Pop()) {
-    apf::Nanos t = 0;
-    std::uint64_t id = 0;
-    REQUIRE(expected.Pop(&t, &id));
-    REQUIRE(fired->time == t);
-    REQUIRE(fired->event.arg64 == id);
-    if (id >= kOwn) continue;
+    if (RequireReferenceNext(*fired, expected) >= kOwn) continue;
     if (next_input < kInputs) {
       queue.ScheduleReserved(static_cast<apf::Nanos>(next_input / 10), next_input,
                              sim::Event{0, 0, next_input});
@@ -157,11 +163,7 @@ TEST_CASE("a large population, grown and drained twice, fires in order", "[engin
       expected.Schedule(t, next_id);
     }
     while (std::optional<sim::FiredEvent> fired = queue.Pop()) {
-      apf::Nanos t = 0;
-      std::uint64_t id = 0;
-      REQUIRE(expected.Pop(&t, &id));
-      REQUIRE(fired->time == t);
-      REQUIRE(fired->event.arg64 == id);
+      RequireReferenceNext(*fired, expected);
     }
   }
 }
