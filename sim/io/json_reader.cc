@@ -305,10 +305,11 @@ void JsonReader::ReadStringSlowly(std::size_t i) {
     if (b == '\\') {
       if (!more(2)) FailAt(len_, "invalid string: the input ends inside an escape");
       const char e = data_[i + 1];
-      const char* const simple = std::strchr("\"\\/bfnrt", e);
-      if (e != '\0' && simple != nullptr) {
-        static constexpr char kMeaning[] = "\"\\/\b\f\n\r\t";
-        unescaped_.push_back(kMeaning[simple - "\"\\/bfnrt"]);
+      // The one-letter escapes, and what each stands for.
+      static constexpr std::string_view kEscapes = "\"\\/bfnrt";
+      static constexpr std::string_view kMeanings = "\"\\/\b\f\n\r\t";
+      if (const std::size_t k = kEscapes.find(e); k != std::string_view::npos) {
+        unescaped_.push_back(kMeanings[k]);
         i += 2;
         continue;
       }
