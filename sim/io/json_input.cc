@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 
 #include "sim/io/input_error.h"
 #include "sim/io/json_reader.h"
@@ -58,6 +59,14 @@ JsonField JsonField::At(size_t index) const {
 }
 
 std::int64_t JsonField::Int() const {
+  if (value_->is_number_unsigned()) {
+    // Beyond int64 it would wrap to a negative number.
+    const std::uint64_t u = value_->get<std::uint64_t>();
+    if (u > static_cast<std::uint64_t>(INT64_MAX)) {
+      Fail("expected an integer, got " + value_->dump() + ", beyond 9223372036854775807");
+    }
+    return static_cast<std::int64_t>(u);
+  }
   if (value_->is_number_integer()) return value_->get<std::int64_t>();
   if (value_->is_number_float()) {
     double d = value_->get<double>();

@@ -214,3 +214,20 @@ TEST_CASE("json reader: tokens that cross a 64 KiB read are read whole", "[json]
   CHECK(ErrorOf(late, true) == ErrorOf(late));
   CHECK(ErrorOf(late, true).rfind("2:70003: ", 0) == 0);
 }
+
+TEST_CASE("an integer field beyond int64 is refused, not wrapped", "[json]") {
+  // 2^64 - 1 is a uint64 to nlohmann/json; taken as int64 it used to become -1 (a request
+  // id of -1 in `apfsim model queueset`'s output).
+  const nlohmann::json cases = sim::ParseJsonText(
+      R"([{"big": 18446744073709551615, "max": 9223372036854775807}])", "t.json");
+  const sim::JsonField c = sim::JsonField(cases, "t.json", "").At(0);
+  CHECK(c["max"].Int() == INT64_MAX);
+  try {
+    c["big"].Int();
+    FAIL("accepted 2^64 - 1 as an int64");
+  } catch (const sim::InputError& e) {
+    CHECK(e.field_path() == "[0].big");
+    CHECK(e.message() ==
+          "expected an integer, got 18446744073709551615, beyond 9223372036854775807");
+  }
+}
