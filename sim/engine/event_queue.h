@@ -101,15 +101,14 @@ class EventQueue {
   };
   static constexpr int kSlotBits = 24;
   static constexpr std::uint64_t kNoId = UINT64_MAX;
-  static constexpr int kBuckets = 129;
+  static constexpr int kBuckets = 129;  // 0: equal to last; 1-64: id bits; 65-128: time bits
   // Entries cascade down through the buckets, and a vector keeps its largest capacity: with
   // hundreds of thousands of events pending, the buckets held several times the entries'
   // own bytes (issue 18). While the population grows (a new slot is made), every 4,096th
   // new slot gives back what buckets hold beyond twice their entries: rare enough to cost
   // nothing per event.
   static constexpr std::size_t kRetainedBucketEntries = 4096;
-  static constexpr std::uint32_t kTrimEverySlots =
-      4096;  // 0: equal to last; 1-64: id bits; 65-128: time bits
+  static constexpr std::uint32_t kTrimEverySlots = 4096;
 
   static std::uint64_t TimeKey(apf::Nanos t) {
     return static_cast<std::uint64_t>(t) ^ (std::uint64_t{1} << 63);
