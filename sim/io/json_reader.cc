@@ -457,10 +457,6 @@ nlohmann::json JsonReader::NumberValue() const {
   return Double();
 }
 
-SourceLocation JsonReader::where() const {
-  return {source_, token_line_, static_cast<int>(token_ - token_line_start_ + 1)};
-}
-
 void JsonReader::Fail(const std::string& message) const { throw InputError(where(), "", message); }
 
 void JsonReader::FailAt(std::size_t index, const std::string& message) const {

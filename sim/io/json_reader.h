@@ -69,8 +69,11 @@ class JsonReader {
   // uint64 for a non-negative one, double otherwise or when the integer does not fit.
   nlohmann::json NumberValue() const;
 
-  // Where the last token began.
-  SourceLocation where() const;
+  // Where the last token began; line() and column() give it without copying the source's
+  // name.
+  SourceLocation where() const { return {source_, line(), column()}; }
+  int line() const { return token_line_; }
+  int column() const { return static_cast<int>(token_ - token_line_start_ + 1); }
   const std::string& source() const { return source_; }
   [[noreturn]] void Fail(const std::string& message) const;  // at the last token
 

@@ -371,6 +371,7 @@ class FlowHashes {
 struct RawField {
   enum Kind : std::uint8_t { kAbsent, kNull, kInt, kDouble, kString, kOther };
   Kind kind = kAbsent;
+  int line = 0, column = 0;  // where its key is, for a message about it
   std::int64_t integer = 0;
   double real = 0;
   std::string text;
@@ -404,6 +405,15 @@ struct RawField {
 // reported, as the whole-document replay does; syntax errors and repeated keys are
 // reported where they are read.
 class CaseStream {
+  struct Position {
+    int line = 0, column = 0;
+  };
+  struct Extra {  // a field that is not one of a request's
+    std::string name;
+    nlohmann::json value;
+    Position at;
+  };
+
  public:
   CaseStream(std::istream& in, std::ostream& out, std::string source)
       : reader_(in, source), out_(out), source_(std::move(source)) {}
@@ -462,11 +472,12 @@ class CaseStream {
       const Token t = reader_.Next();
       if (t == Token::kEndArray) return;
       const auto path = [&] { return case_path + ".requests[" + std::to_string(index) + "]"; };
+      const Position start{reader_.line(), reader_.column()};
       if (t != Token::kBeginObject || request_error_) {
         // Not a request, or after a bad one: read for its syntax and keys, and checked
         // (for its message) only when it is the first bad one.
         const nlohmann::json value = ReadJsonValue(reader_, t, path());
-        if (!request_error_) AddChecked(value, path(), hashed);
+        if (!request_error_) AddChecked(value, path(), hashed, start, false);
         continue;
       }
       ReadRequestFields(path);
@@ -474,7 +485,7 @@ class CaseStream {
       if (FastRequest(r, hashed)) {
         requests_.push_back(r);
       } else {
-        AddChecked(RequestDocument(), path(), hashed);
+        AddChecked(RequestDocument(), path(), hashed, start, true);
       }
     }
   }
@@ -487,16 +498,19 @@ class CaseStream {
       const int field = FieldIndex(reader_.text());
       if (field < 0) {
         std::string key(reader_.text());
-        for (const auto& [name, unused] : extras_) {
-          if (name == key) FailDuplicateKey(reader_, path(), key);
+        for (const Extra& extra : extras_) {
+          if (extra.name == key) FailDuplicateKey(reader_, path(), key);
         }
+        const Position at{reader_.line(), reader_.column()};
         const Token value = reader_.Next();
         nlohmann::json document = ReadJsonValue(reader_, value, path() + "." + key);
-        extras_.emplace_back(std::move(key), std::move(document));
+        extras_.push_back(Extra{std::move(key), std::move(document), at});
         continue;
       }
       RawField& f = fields_[field];
       if (f.kind != RawField::kAbsent) FailDuplicateKey(reader_, path(), kRequestFields[field]);
+      f.line = reader_.line();
+      f.column = reader_.column();
       switch (const Token value = reader_.Next()) {
         case Token::kNumber:
           if (reader_.Int64(f.integer)) {
@@ -608,16 +622,30 @@ class CaseStream {
         request[std::string(kRequestFields[i])] = fields_[i].Document();
       }
     }
-    for (const auto& [name, value] : extras_) request[name] = value;
+    for (const Extra& extra : extras_) request[extra.name] = extra.value;
     return request;
   }
 
-  // Checks a request the whole-document way; its problem is kept until the case ends.
-  void AddChecked(const nlohmann::json& request, const std::string& path, bool hashed) {
+  // Checks a request the whole-document way; its problem is kept until the case ends. The
+  // message is the whole-document replay's, placed at the field it names (its key) when
+  // the request was read field by field (`fields`), else at the request's start.
+  void AddChecked(const nlohmann::json& request, const std::string& path, bool hashed,
+                  Position start, bool fields) {
     try {
       requests_.push_back(ParseRequest(JsonField(request, source_, path), hashed, ids_, requests_));
     } catch (const InputError& e) {
-      request_error_ = e;
+      Position at = start;
+      const std::string& field_path = e.field_path();
+      if (fields && field_path.size() > path.size() + 1 && field_path.rfind(path + ".", 0) == 0) {
+        const std::string_view name = std::string_view(field_path).substr(path.size() + 1);
+        if (const int k = FieldIndex(name); k >= 0 && fields_[k].kind != RawField::kAbsent) {
+          at = {fields_[k].line, fields_[k].column};
+        }
+        for (const Extra& extra : extras_) {
+          if (extra.name == name) at = extra.at;
+        }
+      }
+      request_error_ = InputError({source_, at.line, at.column}, field_path, e.message());
     }
   }
 
@@ -656,7 +684,7 @@ class CaseStream {
 
   // The request being read.
   std::array<RawField, kRequestFieldCount> fields_;
-  std::vector<std::pair<std::string, nlohmann::json>> extras_;  // unknown fields
+  std::vector<Extra> extras_;  // unknown fields
 };
 
 }  // namespace

@@ -46,8 +46,9 @@ nlohmann::json ReplayQueueSetCases(const nlohmann::json& cases, const std::strin
 // replays each case when its closing brace is read and writes its results to `out` at
 // once, in the layout `apfsim model queueset` prints. Holds one case's requests and their
 // outcomes (under 100 bytes a request), not the document. Bad input is refused with the
-// same messages, fields and locations as ParseJsonText and ReplayQueueSetCases give; the
-// one difference is when: cases before the bad one have already been written.
+// same messages and fields as ParseJsonText and ReplayQueueSetCases give, and a bad
+// request is also placed: at the line and column of the field its message names (or of
+// the request). Cases before the bad one have already been written.
 void StreamQueueSetCases(std::istream& in, std::ostream& out, const std::string& source);
 
 }  // namespace sim

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 #include <streambuf>
 #include <string>
 #include <vector>
@@ -238,6 +239,18 @@ std::string StreamedError(const std::string& text) {
   return "";
 }
 
+// The InputError `f` throws.
+template <typename F>
+sim::InputError ErrorOf(F f) {
+  try {
+    f();
+  } catch (const sim::InputError& e) {
+    return e;
+  }
+  FAIL("no InputError");
+  throw std::logic_error("not reached");
+}
+
 // `n` requests of one case, one per line, with `bad` spliced in as request `at`.
 std::string LongCase(int n, int at, const std::string& bad) {
   std::string text = R"([{"queueset": {"concurrencyLimit": 4, "queues": 16, "handSize": 3,
@@ -326,28 +339,48 @@ TEST_CASE("streamed queueset replay: a case's results are written before the nex
 
 TEST_CASE("streamed queueset replay: bad input deep in a long request list is named as before",
           "[queueset][replay][stream]") {
-  // Each bad request at index 2,500 of 3,000, one request per line: the message, field path,
-  // line and column are the whole-document reader's.
-  const std::vector<std::string> bad = {
-      R"({"id": 1, "arrive": -5, "service": 1})",              // out of range
-      R"({"id": 1, "arrive": "soon", "service": 1})",          // wrong type
-      R"({"id": 1, "arrive": 1, "service": 1, "extra": 2})",   // unknown field
-      R"({"id": 1, "arrive": 1, "arrive": 2, "service": 1})",  // duplicate key
-      R"({"id": 7, "arrive": 1, "service": 1})",               // duplicate id
-      R"({"id": 1, "arrive": 1 "service": 1})",                // missing comma
-      R"({"id": 1, "arrive": 1e400, "service": 1})",           // number overflow
-      R"({"id": 1.5, "arrive": 1, "service": 1})",             // not an integer
-      R"({"id": 1, "arrive": 1, "service": 1, "initialSeats": -1})",
-      R"({"id": 1, "arrive": 1, "service": 1, "flowSchema": 3})",
-      R"([1, 2])",
-      R"({"id": 1, "arrive": 1, "service": {"a": 1, "a": 2}})",
+  // Each bad request at index 2,500 of 3,000 (ids 0 to 2,999, so 9999 is new), one request
+  // per line (line 2,503). Mistakes
+  // of syntax, and repeated keys, are named as the whole-document reader names them, at
+  // the same line and column. A request that reads but is wrong gets the whole-document
+  // message and field path, and the streamed reader also places it: at the key of the
+  // field it names, or at the request's start.
+  struct Bad {
+    std::string request;
+    int column;  // of the streamed message on line 2,503; 0: the same as the whole document
   };
-  for (const std::string& b : bad) {
-    const std::string text = LongCase(3000, 2500, b);
-    const std::string expected = WholeDocumentError(text);
-    INFO(b);
-    REQUIRE(!expected.empty());
-    CHECK(StreamedError(text) == expected);
+  const std::vector<Bad> bad = {
+      {R"({"id": 9999, "arrive": -5, "service": 1})", 14},             // out of range
+      {R"({"id": 9999, "arrive": "soon", "service": 1})", 14},         // wrong type
+      {R"({"id": 9999, "arrive": 1, "service": 1, "extra": 2})", 41},  // unknown field
+      {R"({"id": 9999, "arrive": 1, "arrive": 2, "service": 1})", 0},  // duplicate key
+      {R"({"id": 7, "arrive": 1, "service": 1})", 2},                  // duplicate id
+      {R"({"id": 9999, "arrive": 1 "service": 1})", 0},                // missing comma
+      {R"({"id": 9999, "arrive": 1e400, "service": 1})", 0},           // number overflow
+      {R"({"id": 9999.5, "arrive": 1, "service": 1})", 2},             // not an integer
+      {R"({"id": 9999, "arrive": 1, "service": 1, "initialSeats": -1})", 41},
+      {R"({"id": 9999, "arrive": 1, "service": 1, "flowSchema": 3})", 41},
+      {R"([1, 2])", 1},                                                  // not an object
+      {R"({"id": 9999, "arrive": 1, "service": {"a": 1, "a": 2}})", 0},  // nested repeat
+      {R"({"arrive": 1, "service": 1})", 1},                             // no id
+  };
+  for (const Bad& b : bad) {
+    const std::string text = LongCase(3000, 2500, b.request);
+    INFO(b.request);
+    if (b.column == 0) {
+      const std::string expected = WholeDocumentError(text);
+      REQUIRE(!expected.empty());
+      CHECK(StreamedError(text) == expected);
+      continue;
+    }
+    const sim::InputError whole = ErrorOf([&] { WholeDocument(text); });
+    const sim::InputError streamed = ErrorOf([&] { Streamed(text); });
+    CHECK(whole.where().line == 0);
+    CHECK(streamed.message() == whole.message());
+    CHECK(streamed.field_path() == whole.field_path());
+    CHECK(streamed.where().file == "<stdin>");
+    CHECK(streamed.where().line == 2503);
+    CHECK(streamed.where().column == b.column);
   }
   // A bad configuration comes before a bad request, as in the whole document.
   std::string late = LongCase(10, 3, R"({"id": 1, "arrive": -1, "service": 1})");
