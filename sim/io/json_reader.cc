@@ -109,7 +109,7 @@ bool JsonReader::Fill() {
     mark_ = 0;
   }
   if (len_ == buffer_.size()) {
-    if (buffer_.size() > kMaxTokenBytes) {
+    if (buffer_.size() >= kMaxTokenBytes) {
       FailAt(0, "a string or number longer than " + std::to_string(kMaxTokenBytes >> 20) + " MiB");
     }
     buffer_.resize(buffer_.size() * 2);

@@ -231,3 +231,12 @@ TEST_CASE("an integer field beyond int64 is refused, not wrapped", "[json]") {
           "expected an integer, got 18446744073709551615, beyond 9223372036854775807");
   }
 }
+
+TEST_CASE("a string longer than 64 MiB is refused at its start", "[json]") {
+  // The reader keeps a token whole in its buffer; one that does not fit in 64 MiB is
+  // refused rather than buffered without bound.
+  const std::string text = "[1,\n \"" + std::string(sim::JsonReader::kMaxTokenBytes, 'x') + "\"]";
+  CHECK(ErrorOf(text, true) == "2:2: invalid JSON: a string or number longer than 64 MiB");
+  const std::string fits = "[\"" + std::string(sim::JsonReader::kMaxTokenBytes - 64, 'x') + "\"]";
+  CHECK(TokensOfStream(fits).size() == 4);
+}
