@@ -25,7 +25,6 @@
 #include <vector>
 
 #include "apf/virtual_time.h"
-#include "sim/engine/slot_pool.h"
 
 // Limits of the packed entry id: 2^24 (16.7 million) events pending at once and 2^40
 // (1.1e12) events scheduled in one run; beyond either the queue aborts with a message.

@@ -122,6 +122,15 @@ bool JsonReader::Fill() {
   return got > 0;
 }
 
+bool JsonReader::More(std::size_t& i, std::size_t n) {
+  while (len_ - i < n) {
+    const std::size_t offset = i - mark_;
+    if (!Fill()) return false;
+    i = mark_ + offset;
+  }
+  return true;
+}
+
 bool JsonReader::Available(std::size_t n) {
   while (len_ - pos_ < n) {
     if (!Fill()) return false;
@@ -264,23 +273,13 @@ void JsonReader::ReadString() {
       }
       ++i;
     }
-    const std::size_t offset = i - mark_;
-    if (!Fill()) FailAt(len_, "invalid string: the input ends inside a string");
-    i = mark_ + offset;
+    if (!More(i, 1)) FailAt(len_, "invalid string: the input ends inside a string");
   }
 }
 
 void JsonReader::ReadStringSlowly(std::size_t i) {
   unescaped_.assign(data_ + mark_ + 1, i - mark_ - 1);
-  // Makes data_[i, i + n) readable, reading on as needed (which may move the buffer).
-  const auto more = [this, &i](std::size_t n) {
-    while (len_ - i < n) {
-      const std::size_t offset = i - mark_;
-      if (!Fill()) return false;
-      i = mark_ + offset;
-    }
-    return true;
-  };
+  const auto more = [this, &i](std::size_t n) { return More(i, n); };
   const auto hex4 = [this](std::size_t at) {
     int value = 0;
     for (std::size_t k = at; k < at + 4; ++k) {
@@ -389,10 +388,7 @@ void JsonReader::ReadNumber() {
   std::size_t i = pos_;
   for (;;) {
     while (i < len_ && IsNumberByte(data_[i])) ++i;
-    if (i < len_) break;
-    const std::size_t offset = i - mark_;
-    if (!Fill()) break;
-    i = mark_ + offset;
+    if (i < len_ || !More(i, 1)) break;
   }
   text_ = std::string_view(data_ + pos_, i - pos_);
   const std::size_t at = NumberGrammarBreak(text_, integral_);

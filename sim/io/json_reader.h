@@ -90,6 +90,9 @@ class JsonReader {
   void SkipByteOrderMark();
   bool Fill();  // reads more, keeping bytes from mark_; false at the end of the input
   bool Available(std::size_t n);  // at least n bytes from pos_, reading as needed
+  // Makes data_[i, i + n) readable, reading on as needed; a read may move the buffer,
+  // and `i` then follows the byte it named. False at the end of the input.
+  bool More(std::size_t& i, std::size_t n);
   void SkipWhitespace();
   Token ReadValue(char c);
   Token ReadKey();
