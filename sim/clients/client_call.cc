@@ -229,8 +229,10 @@ CallStep ClientCall::Finish(CallOutcome outcome, FinalError error, bool wrap_pre
   outcome_ = outcome;
   final_ = error;
   wrap_previous_ = wrap_previous;
-  previous_at_finish_ = previous_err_;
-  reservation_ = apf::RateLimiter::Reservation{};
+  // Only a WATCH that succeeded keeps a timer: its stream's end.
+  if (!(outcome == CallOutcome::kSucceeded && options_->kind == CallKind::kWatch)) {
+    timer_at_ns_ = apf::kNever;
+  }
   return CallStep{};
 }
 
@@ -253,7 +255,7 @@ CallStep ClientCall::Start(Nanos now) {
     }
     token_wait_ns_ += w.delay_ns;
     if (w.delay_ns > 0) {
-      reservation_ = w.reservation;
+      timer_at_ns_ = w.reservation.time_to_act_ns;
       state_ = State::kFirstToken;
       return WaitUntil(now + w.delay_ns);
     }
@@ -282,7 +284,7 @@ CallStep ClientCall::BeginAttempts(Nanos now) {
 }
 
 CallStep ClientCall::Send(Nanos now) {
-  reservation_ = apf::RateLimiter::Reservation{};
+  timer_at_ns_ = apf::kNever;
   // client.Do with a context that is already done fails before anything is written.
   if (ContextDone(now)) {
     return AfterAttemptError(
@@ -296,7 +298,7 @@ CallStep ClientCall::Send(Nanos now) {
   }
   // For Do the http.Client.Timeout (attempt start + Timeout) is never before the context
   // deadline (first token + Timeout), so net/http leaves the context in charge.
-  attempt_abort_at_ns_ = abort_at;
+  timer_at_ns_ = abort_at;
   CallStep step;
   step.action = CallAction::kSend;
   step.attempt = attempts_sent_;
@@ -310,18 +312,18 @@ void ClientCall::UpdateUrlBackoff(Nanos now, int status_code) {
   // URLBackoff.UpdateBackoffWithContext: 429 and codes above 499 step the backoff
   // (flowcontrol.Backoff.Next); anything else, transport errors (code 0) included, resets.
   if (status_code > 499 || status_code == 429) {
-    const Nanos base = static_cast<Nanos>(options_->url_backoff.base_seconds) * kSecond;
-    const Nanos max = static_cast<Nanos>(options_->url_backoff.duration_seconds) * kSecond;
-    if (!url_backoff_active_ || now - url_backoff_last_update_ns_ > max * 2) {
-      url_backoff_ns_ = base;
+    const std::int64_t max = options_->url_backoff.duration_seconds;
+    if (!url_backoff_active_ || now - url_backoff_last_update_ns_ > max * 2 * kSecond) {
+      url_backoff_seconds_ = options_->url_backoff.base_seconds;
     } else {
-      url_backoff_ns_ = std::min(url_backoff_ns_ * 2, max);
+      url_backoff_seconds_ =
+          static_cast<std::int32_t>(std::min(std::int64_t{url_backoff_seconds_} * 2, max));
     }
     url_backoff_active_ = true;
     url_backoff_last_update_ns_ = now;
   } else {
     url_backoff_active_ = false;
-    url_backoff_ns_ = 0;
+    url_backoff_seconds_ = 0;
   }
 }
 
@@ -341,7 +343,12 @@ bool ClientCall::TransportRetryable(TransportError error) const {
 
 CallStep ClientCall::OnResponse(Nanos now, const HttpResponse& response) {
   assert(state_ == State::kInFlight);
-  last_response_ = response;
+  response_status_ = response.status_code;
+  response_has_retry_after_ = response.has_retry_after;
+  response_retry_after_seconds_ = response.retry_after_seconds;
+  response_body_is_status_ = response.body_is_status;
+  response_body_ = response.body_message.data();
+  response_body_size_ = static_cast<std::uint32_t>(response.body_message.size());
   if (response.status_code == 429) ++http429_responses_;
   if (options_->kind == CallKind::kWatch && response.status_code == 200) {
     return Finish(CallOutcome::kSucceeded, {}, false);
@@ -457,7 +464,7 @@ CallStep ClientCall::ThrottleRetry(Nanos now) {
   }
   token_wait_ns_ += w.delay_ns;
   if (w.delay_ns > 0) {
-    reservation_ = w.reservation;
+    timer_at_ns_ = w.reservation.time_to_act_ns;
     state_ = State::kRetryToken;
     return WaitUntil(now + w.delay_ns);
   }
@@ -467,7 +474,7 @@ CallStep ClientCall::ThrottleRetry(Nanos now) {
 CallStep ClientCall::Wake(Nanos now) {
   switch (state_) {
     case State::kFirstToken:
-      reservation_ = apf::RateLimiter::Reservation{};
+      timer_at_ns_ = apf::kNever;
       return BeginAttempts(now);
     case State::kRetrySleep:
       return ThrottleRetry(now);
@@ -485,14 +492,14 @@ CallStep ClientCall::Cancel(Nanos now) {
   switch (state_) {
     case State::kFirstToken:
       // rate.Limiter.wait: ctx.Done during the delay cancels the reservation.
-      limiter_->CancelAt(reservation_, now);
+      limiter_->CancelAt(Reservation(), now);
       return Finish(CallOutcome::kContextError, {FinalError::Kind::kContextCanceled}, false);
     case State::kRetrySleep:
       // The sleep ends early; the throttle (or, without a limiter, client.Do) then sees the
       // cancelled context.
       return ThrottleRetry(now);
     case State::kRetryToken:
-      limiter_->CancelAt(reservation_, now);
+      limiter_->CancelAt(Reservation(), now);
       TrackPreviousError({TrackedError::Kind::kContextCanceled});
       return Finish(CallOutcome::kContextError, {FinalError::Kind::kContextCanceled}, true);
     case State::kInFlight:
@@ -500,6 +507,16 @@ CallStep ClientCall::Cancel(Nanos now) {
     default:
       return Finish(CallOutcome::kContextError, {FinalError::Kind::kContextCanceled}, false);
   }
+}
+
+HttpResponse ClientCall::last_response() const {
+  HttpResponse r;
+  r.status_code = response_status_;
+  r.has_retry_after = response_has_retry_after_;
+  r.retry_after_seconds = response_retry_after_seconds_;
+  r.body_is_status = response_body_is_status_;
+  r.body_message = std::string_view(response_body_, response_body_size_);
+  return r;
 }
 
 std::string ClientCall::ErrorMessage(const RequestDescription& request) const {
@@ -516,16 +533,17 @@ std::string ClientCall::ErrorMessage(const RequestDescription& request) const {
     case FinalError::Kind::kNone:
       break;
     case FinalError::Kind::kStatus:
-      if (last_response_.body_is_status) {
-        message = std::string(last_response_.body_message);  // errors.FromObject(Status)
+      if (response_body_is_status_) {
+        message = std::string(response_body_, response_body_size_);  // errors.FromObject(Status)
       } else {
-        message = GenericServerResponseMessage(last_response_.status_code, options_->method,
-                                               request, TrimSpace(last_response_.body_message));
+        message = GenericServerResponseMessage(
+            response_status_, options_->method, request,
+            TrimSpace(std::string_view(response_body_, response_body_size_)));
       }
       break;
     case FinalError::Kind::kWatchStatus:
       message = "for request " + std::string(request.url) +
-                ", got status: " + std::to_string(last_response_.status_code);
+                ", got status: " + std::to_string(response_status_);
       break;
     case FinalError::Kind::kTransport:
       message = url_error(final_.transport);
@@ -549,12 +567,12 @@ std::string ClientCall::ErrorMessage(const RequestDescription& request) const {
   }
   // withRetry.WrapPreviousError: only when an earlier attempt failed with an error whose
   // text differs; a url.Error is unwrapped to its inner error for the suffix.
-  if (wrap_previous_ && previous_at_finish_.kind != TrackedError::Kind::kNil) {
+  if (wrap_previous_ && previous_err_.kind != TrackedError::Kind::kNil) {
     std::string previous_full, previous_inner;
-    switch (previous_at_finish_.kind) {
+    switch (previous_err_.kind) {
       case TrackedError::Kind::kTransport:
-        previous_full = url_error(previous_at_finish_.transport);
-        previous_inner = TransportErrorText(previous_at_finish_.transport);
+        previous_full = url_error(previous_err_.transport);
+        previous_inner = TransportErrorText(previous_err_.transport);
         break;
       case TrackedError::Kind::kContextDeadline:
         previous_full = previous_inner = "context deadline exceeded";

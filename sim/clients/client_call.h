@@ -171,9 +171,11 @@ class ClientCall {
   apf::Nanos deadline_ns() const { return deadline_ns_; }
   // Watch, after kSucceeded: the client closes the stream at this instant (the
   // http.Client.Timeout covers the body too, CLIENT-SPEC 3.1); kNever when unbounded.
-  apf::Nanos stream_abort_at_ns() const { return attempt_abort_at_ns_; }
+  apf::Nanos stream_abort_at_ns() const {
+    return state_ == State::kDone ? timer_at_ns_ : apf::kNever;
+  }
   // The last response received (meaningful when one was).
-  const HttpResponse& last_response() const { return last_response_; }
+  HttpResponse last_response() const;
   // For kTransportError: which failure.
   TransportError transport_error() const { return final_.transport; }
 
@@ -229,22 +231,41 @@ class ClientCall {
   CallStep AfterAttemptError(apf::Nanos now, TransportError error);
   bool TransportRetryable(TransportError error) const;
   void UpdateUrlBackoff(apf::Nanos now, int status_code);
-  apf::Nanos UrlBackoffDelay() const { return url_backoff_active_ ? url_backoff_ns_ : 0; }
+  apf::Nanos UrlBackoffDelay() const {
+    return url_backoff_active_ ? url_backoff_seconds_ * apf::kSecond : 0;
+  }
 
   CallStep Finish(CallOutcome outcome, FinalError error, bool wrap_previous);
   CallStep WaitUntil(apf::Nanos t) const;
+  // The reservation of the token being waited for (kFirstToken, kRetryToken), for CancelAt.
+  apf::RateLimiter::Reservation Reservation() const {
+    return {true, timer_at_ns_, limiter_->limit()};
+  }
 
   int MaxRetries() const { return std::max(options_->max_retries, 0); }  // Request.MaxRetries
 
-  // Wide fields first and the one-byte states last, so that a call packs tight.
+  // A call waiting for a token or a Retry-After should cost bytes (issue 18): wide fields
+  // first, one-byte ones last, and nothing kept that another field or state implies.
   const ClientCallOptions* options_;
   apf::RateLimiter* limiter_;
   apf::Nanos deadline_ns_;
-  apf::Nanos attempt_abort_at_ns_ = apf::kNever;
-  apf::RateLimiter::Reservation
-      reservation_;  // the token being waited for (kFirstToken, kRetryToken)
+  // Waiting for a token (kFirstToken, kRetryToken): the reservation's time to act (a
+  // limiter's limit never changes, so that is all CancelAt needs of it). In flight, and
+  // for a WATCH that succeeded: when the client abandons the attempt or closes the
+  // stream (kNever: nothing bounds it).
+  apf::Nanos timer_at_ns_ = apf::kNever;
   apf::Nanos token_wait_ns_ = 0;
-  HttpResponse last_response_;
+  // URLBackoff's entry for the API server's host, private to this call because client-go
+  // makes a new backoff manager in every NewRequest (CLIENT-SPEC 2.5). Its delay is
+  // always whole seconds: a base of seconds doubled up to a cap of seconds.
+  apf::Nanos url_backoff_last_update_ns_ = 0;
+  std::int32_t url_backoff_seconds_ = 0;
+
+  // The last response, its fields unpacked (an HttpResponse would pad to 32 bytes).
+  std::uint32_t response_body_size_ = 0;
+  const char* response_body_ = nullptr;
+  std::int32_t response_status_ = 200;
+  std::int32_t response_retry_after_seconds_ = 0;
 
   int retry_attempts_ = 0;  // withRetry.attempts: responses and errors judged so far
   int attempts_sent_ = 0;
@@ -253,17 +274,15 @@ class ClientCall {
   State state_ = State::kIdle;
   CallOutcome outcome_ = CallOutcome::kPending;
   bool canceled_ = false;
+  bool response_has_retry_after_ = false;
+  bool response_body_is_status_ = false;
+  bool url_backoff_active_ = false;
+  // After Finish, previous_err_ is what WrapPreviousError sees: nothing tracks an error
+  // once the call is done.
   TrackedError current_err_;
   TrackedError previous_err_;
   FinalError final_;
   bool wrap_previous_ = false;
-  TrackedError previous_at_finish_;
-
-  // URLBackoff's entry for the API server's host, private to this call because client-go
-  // makes a new backoff manager in every NewRequest (CLIENT-SPEC 2.5).
-  bool url_backoff_active_ = false;
-  apf::Nanos url_backoff_ns_ = 0;
-  apf::Nanos url_backoff_last_update_ns_ = 0;
 };
 
 }  // namespace sim

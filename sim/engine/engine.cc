@@ -23,6 +23,11 @@ EventHandle Engine::At(apf::Nanos time, const Event& event) {
   return queue_.Schedule(time, event);
 }
 
+void Engine::Post(apf::Nanos time, std::uint32_t arg) {
+  assert(time >= now_);
+  queue_.Post(time, arg);
+}
+
 StopReason Engine::Run(const RunLimits& limits) {
   stop_requested_ = false;
   std::uint64_t handled_here = 0;

@@ -33,7 +33,9 @@ struct RunLimits {
 
 class Engine {
  public:
-  explicit Engine(EventHandler* handler) : handler_(handler) {}
+  // `posted_kind`: the kind of the events Post() schedules (EventQueue::Post).
+  explicit Engine(EventHandler* handler, std::uint32_t posted_kind = 0)
+      : handler_(handler), queue_(posted_kind) {}
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
 
@@ -43,6 +45,8 @@ class Engine {
   // Schedules at an absolute instant, which must not be in the past.
   EventHandle At(apf::Nanos time, const Event& event);
   EventHandle After(apf::Nanos delay, const Event& event) { return At(now_ + delay, event); }
+  // An event that is never cancelled, delivered as Event{posted_kind, arg, 0}: no slot.
+  void Post(apf::Nanos time, std::uint32_t arg);
   bool Cancel(EventHandle handle) { return queue_.Cancel(handle); }
   size_t pending() const { return queue_.size(); }
 

@@ -51,24 +51,43 @@ EventHandle EventQueue::ScheduleWithSequence(apf::Nanos time, std::uint64_t sequ
   } else {
     slot = static_cast<std::uint32_t>(slots_.size());
     slots_.emplace_back();
-    if (slot % kTrimEverySlots == 0) TrimBuckets();
   }
-  if (slot >= (1u << kSlotBits) || sequence >= (std::uint64_t{1} << (64 - kSlotBits))) {
+  if (slot >= (1u << kSlotBits) || sequence >= (std::uint64_t{1} << (64 - kSequenceShift))) {
     std::fprintf(stderr,
-                 "apfsim: internal limit: more than 2^24 pending or 2^40 scheduled events\n");
+                 "apfsim: internal limit: more than 2^24 pending or 2^39 scheduled events\n");
     std::abort();
   }
   Slot& s = slots_[slot];
   s.event = event;
-  s.id = (sequence << kSlotBits) | slot;
+  s.id = (sequence << kSequenceShift) | slot;
   s.next_free = UINT32_MAX;
-  const Entry entry{TimeKey(time), s.id};
+  AddEntry(Entry{TimeKey(time), s.id});
+  return EventHandle{slot, s.generation};
+}
+
+void EventQueue::Post(apf::Nanos time, std::uint32_t arg) {
+  if (arg >= (1u << kSlotBits)) {
+    Schedule(time, Event{posted_kind_, arg, 0});
+    return;
+  }
+  const std::uint64_t sequence = next_sequence_++;
+  if (sequence >= (std::uint64_t{1} << (64 - kSequenceShift))) {
+    std::fprintf(stderr, "apfsim: internal limit: more than 2^39 scheduled events\n");
+    std::abort();
+  }
+  AddEntry(Entry{TimeKey(time), (sequence << kSequenceShift) | kPosted | arg});
+}
+
+void EventQueue::AddEntry(const Entry& entry) {
   // Only after PeekTime() looked at an event later than this one can the new key be
   // below the radix base; start the buckets afresh from it then.
   if (Before(entry, last_)) Rebuild(entry);
   Insert(entry);
   ++live_;
-  return EventHandle{slot, s.generation};
+  if (entries_ >= trim_at_entries_) {
+    TrimBuckets();
+    trim_at_entries_ = entries_ + kTrimEveryEntries;
+  }
 }
 
 bool EventQueue::Cancel(EventHandle handle) {
@@ -129,10 +148,13 @@ std::optional<FiredEvent> EventQueue::Pop() {
   const Entry top = buckets_[0].back();  // bucket 0 holds exactly the minimum
   buckets_[0].pop_back();
   --entries_;
+  --live_;
+  if (IsPosted(top)) {
+    return FiredEvent{TimeOf(top), Event{posted_kind_, SlotOf(top), 0}};
+  }
   const std::uint32_t slot = SlotOf(top);
   FiredEvent fired{TimeOf(top), slots_[slot].event};
   FreeSlot(slot);
-  --live_;
   return fired;
 }
 

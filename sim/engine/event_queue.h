@@ -26,8 +26,9 @@
 
 #include "apf/virtual_time.h"
 
-// Limits of the packed entry id: 2^24 (16.7 million) events pending at once and 2^40
-// (1.1e12) events scheduled in one run; beyond either the queue aborts with a message.
+// Limits of the packed entry id: 2^24 (16.7 million) cancellable events pending at once
+// (and as many posted ones) and 2^39 (5.5e11) events scheduled in one run; beyond either
+// the queue aborts with a message.
 
 namespace sim {
 
@@ -51,7 +52,8 @@ struct FiredEvent {
 
 class EventQueue {
  public:
-  EventQueue() = default;
+  // `posted_kind` is the kind Post() delivers.
+  explicit EventQueue(std::uint32_t posted_kind = 0) : posted_kind_(posted_kind) {}
   EventQueue(const EventQueue&) = delete;
   EventQueue& operator=(const EventQueue&) = delete;
 
@@ -66,6 +68,14 @@ class EventQueue {
   // its buckets: still right, but slow).
   void ReserveSequences(std::uint64_t n);
   EventHandle ScheduleReserved(apf::Nanos time, std::uint64_t sequence, const Event& event);
+
+  // An event that is never cancelled and whose whole payload is one small number: it
+  // fires as Event{posted_kind, arg, 0}, in the same (time, sequence) order as a
+  // scheduled one. It costs only its 16-byte entry, where a scheduled event also holds a
+  // 32-byte slot: a simulation with hundreds of thousands of clients asleep (a Retry-After,
+  // a token wait) posts their wake-ups (issue 18). An arg of 2^24 or more is scheduled
+  // in a slot instead, to the same effect.
+  void Post(apf::Nanos time, std::uint32_t arg);
 
   // Cancels a pending event. Returns false when the handle's event already fired or was
   // cancelled (so a stale handle is harmless).
@@ -85,9 +95,10 @@ class EventQueue {
   void Compact();
 
  private:
-  // `id` packs the insertion sequence (high 40 bits) above the slot (low 24 bits):
-  // comparing ids orders by sequence, and a slot remembers the id of the event it holds,
-  // which tells a live entry from a cancelled one.
+  // `id` packs the insertion sequence (high 39 bits) above a posted flag (bit 24) and the
+  // slot, or a posted event's arg (low 24 bits): comparing ids orders by sequence, and a
+  // slot remembers the id of the event it holds, which tells a live entry from a
+  // cancelled one. A posted entry is always live.
   struct Entry {
     std::uint64_t time;  // the signed time with its sign bit flipped: unsigned order
     std::uint64_t id;
@@ -99,15 +110,17 @@ class EventQueue {
     std::uint32_t next_free = UINT32_MAX;
   };
   static constexpr int kSlotBits = 24;
+  static constexpr std::uint64_t kPosted = std::uint64_t{1} << kSlotBits;
+  static constexpr int kSequenceShift = kSlotBits + 1;
   static constexpr std::uint64_t kNoId = UINT64_MAX;
   static constexpr int kBuckets = 129;  // 0: equal to last; 1-64: id bits; 65-128: time bits
   // Entries cascade down through the buckets, and a vector keeps its largest capacity: with
   // hundreds of thousands of events pending, the buckets held several times the entries'
-  // own bytes (issue 18). While the population grows (a new slot is made), every 4,096th
-  // new slot gives back what buckets hold beyond twice their entries: rare enough to cost
-  // nothing per event.
+  // own bytes (issue 18). While the population grows, every 4,096 entries beyond the most
+  // held so far, buckets give back what they hold beyond twice their entries: rare enough
+  // to cost nothing per event.
   static constexpr std::size_t kRetainedBucketEntries = 4096;
-  static constexpr std::uint32_t kTrimEverySlots = 4096;
+  static constexpr std::size_t kTrimEveryEntries = 4096;
 
   static std::uint64_t TimeKey(apf::Nanos t) {
     return static_cast<std::uint64_t>(t) ^ (std::uint64_t{1} << 63);
@@ -121,7 +134,8 @@ class EventQueue {
   static std::uint32_t SlotOf(const Entry& e) {
     return static_cast<std::uint32_t>(e.id & ((1u << kSlotBits) - 1));
   }
-  bool IsLive(const Entry& e) const { return slots_[SlotOf(e)].id == e.id; }
+  static bool IsPosted(const Entry& e) { return (e.id & kPosted) != 0; }
+  bool IsLive(const Entry& e) const { return IsPosted(e) || slots_[SlotOf(e)].id == e.id; }
   int BucketOf(const Entry& e) const;
   void Insert(const Entry& e);
   // Makes bucket 0 hold the smallest live entry; false when there is none.
@@ -129,6 +143,7 @@ class EventQueue {
   void FreeSlot(std::uint32_t slot);
   void Rebuild(const Entry& new_last);
   void TrimBuckets();
+  void AddEntry(const Entry& e);
   EventHandle ScheduleWithSequence(apf::Nanos time, std::uint64_t sequence, const Event& event);
 
   std::array<std::vector<Entry>, kBuckets> buckets_;
@@ -140,6 +155,8 @@ class EventQueue {
   std::uint64_t next_sequence_ = 0;
   std::uint64_t reserved_ = 0;  // sequences below this are the caller's
   size_t live_ = 0;
+  size_t trim_at_entries_ = kTrimEveryEntries;
+  std::uint32_t posted_kind_;
 };
 
 }  // namespace sim

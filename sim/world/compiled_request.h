@@ -45,15 +45,27 @@ struct CompiledRequest {
 void SubstituteInto(std::string_view text, int process, std::string* out);
 std::string Substitute(const std::string& text, int process);
 
+// Which of the resource's namespaces a call of `request` goes to, for a traffic pattern's
+// draw: the draw modulo their number (0 when the request does not draw one).
+inline std::uint32_t NamespaceIndexOf(const CompiledRequest& request, const Scenario& scenario,
+                                      std::uint64_t namespace_draw) {
+  if (request.resource < 0 ||
+      request.tmpl->namespace_choice == RequestTemplate::NamespaceChoice::kFixed) {
+    return 0;
+  }
+  const auto& names = scenario.resources[request.resource].namespace_names;
+  return names.empty() ? 0 : static_cast<std::uint32_t>(namespace_draw % names.size());
+}
+
 // Writes into `info`, which holds `request.info` already, only what differs between calls
-// of one request: the namespace drawn among the resource's (`namespace_draw` modulo their
-// number), and what "{process}" makes for process `process` (its index in its client).
+// of one request: the namespace NamespaceIndexOf chose, and what "{process}" makes for
+// process `process` (its index in its client).
 inline void WriteCallRequest(const CompiledRequest& request, const Scenario& scenario, int process,
-                             std::uint64_t namespace_draw, apf::RequestInfo* info) {
+                             std::uint32_t namespace_index, apf::RequestInfo* info) {
   const RequestTemplate& t = *request.tmpl;
   if (request.resource >= 0 && t.namespace_choice != RequestTemplate::NamespaceChoice::kFixed) {
     const auto& names = scenario.resources[request.resource].namespace_names;
-    if (!names.empty()) info->namespace_name = names[namespace_draw % names.size()];
+    if (!names.empty()) info->namespace_name = names[namespace_index];
   } else if (request.namespace_per_process) {
     SubstituteInto(t.namespace_, process, &info->namespace_name);
   }

@@ -19,7 +19,7 @@ World::World(const Scenario& scenario, const apf::FlowControlConfig* flow_contro
       config_(flow_control),
       options_(options),
       observer_(observer),
-      engine_(this),
+      engine_(this, kCallWake),
       service_time_(scenario.apiservers.service_time),
       load_balancer_(LoadBalancingOf(scenario.apiservers.load_balancing),
                      scenario.apiservers.replicas, scenario.seed),
@@ -229,7 +229,7 @@ std::optional<World::RequestDetails> World::DetailsOf(std::uint64_t request_id) 
   const Attempt& a = attempts_[slot];
   if (!a.live || a.generation != static_cast<std::uint32_t>(request_id >> 32)) return std::nullopt;
   const Call& call = calls_[a.call];
-  if (!call.live || call.generation != a.call_generation) return std::nullopt;
+  if (!call.live() || call.generation != a.call_generation) return std::nullopt;
   RequestDetails d;
   d.user = &processes_[call.process].user;
   d.request = &SentRequestOf(a);

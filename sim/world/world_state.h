@@ -96,21 +96,21 @@ struct World::InformerRequestShape {
 };
 
 struct World::Call {
-  // Wide fields first and the small ones last, so that a waiting call packs tight.
+  // A call waiting in its client (a token, a Retry-After) costs its slot and a 16-byte
+  // posted wake-up (issue 18): wide fields first, no field another implies.
   const CompiledRequest* request = nullptr;
-  // What varies between calls of `request` (WriteCallRequest): its namespace draw, and for
-  // a call of the informer pattern its generator's informer_request.
-  std::uint64_t namespace_draw = 0;
   apf::Nanos issued = 0;
   std::uint64_t serial = 0;  // the call's number in the run, for traces
-  EventHandle wake, abort;
   std::optional<ClientCall> client;
+  // What varies between calls of `request` (WriteCallRequest): the namespace drawn, and
+  // for a call of the informer pattern its generator's informer_request.
+  std::uint32_t namespace_index = 0;
   std::uint32_t generation = 0;
-  int process = 0;
+  int process = -1;  // -1: the slot is free
   int generator = -1;
   int attempt = -1;         // the attempt in flight
   int replay_request = -1;  // its slot in replay_requests_, -1 when not replayed
-  bool live = false;
+  bool live() const { return process >= 0; }
 };
 
 struct World::SentRequest {
@@ -132,6 +132,7 @@ struct World::Attempt {
   int seats = 0;
   apf::Nanos arrived = 0;
   EventHandle timeout;
+  EventHandle abort;      // the client gives up on the attempt then (its call's kCallAbort)
   bool answered = false;  // the client has its answer, or gave up
   bool executing = false;
   bool pending_release = false;  // seats held through the additional latency
