@@ -171,8 +171,9 @@ class ClientCall {
   apf::Nanos deadline_ns() const { return deadline_ns_; }
   // Watch, after kSucceeded: the client closes the stream at this instant (the
   // http.Client.Timeout covers the body too, CLIENT-SPEC 3.1); kNever when unbounded.
+  // (In flight, the attempt's own abort time.)
   apf::Nanos stream_abort_at_ns() const {
-    return state_ == State::kDone ? timer_at_ns_ : apf::kNever;
+    return state_ == State::kInFlight || state_ == State::kDone ? timer_at_ns_ : apf::kNever;
   }
   // The last response received (meaningful when one was).
   HttpResponse last_response() const;

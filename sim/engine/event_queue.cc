@@ -13,9 +13,42 @@ int EventQueue::BucketOf(const Entry& e) const {
   return 0;
 }
 
+void EventQueue::AddBlock(Bucket& bucket) {
+  Block* block = free_blocks_;
+  if (block != nullptr) {
+    free_blocks_ = block->next;
+  } else {
+    blocks_.push_back(std::make_unique<Block>());
+    block = blocks_.back().get();
+  }
+  block->next = bucket.head;
+  bucket.head = block;
+  bucket.end = block->entries;
+  bucket.limit = block->entries + kBlockEntries;
+}
+
+void EventQueue::PopBack(Bucket& bucket) {
+  if (--bucket.end != bucket.head->entries) return;
+  Block* block = bucket.head;
+  bucket.head = block->next;
+  bucket.end = bucket.limit =
+      bucket.head != nullptr ? bucket.head->entries + kBlockEntries : nullptr;
+  block->next = free_blocks_;
+  free_blocks_ = block;
+}
+
+void EventQueue::Clear(Bucket& bucket) {
+  while (Block* block = bucket.head) {
+    bucket.head = block->next;
+    block->next = free_blocks_;
+    free_blocks_ = block;
+  }
+  bucket.end = bucket.limit = nullptr;
+}
+
 void EventQueue::Insert(const Entry& e) {
   const int b = BucketOf(e);
-  buckets_[b].push_back(e);
+  Push(buckets_[b], e);
   occupied_[b >> 6] |= std::uint64_t{1} << (b & 63);
   ++entries_;
 }
@@ -84,10 +117,6 @@ void EventQueue::AddEntry(const Entry& entry) {
   if (Before(entry, last_)) Rebuild(entry);
   Insert(entry);
   ++live_;
-  if (entries_ >= trim_at_entries_) {
-    TrimBuckets();
-    trim_at_entries_ = entries_ + kTrimEveryEntries;
-  }
 }
 
 bool EventQueue::Cancel(EventHandle handle) {
@@ -110,9 +139,9 @@ void EventQueue::FreeSlot(std::uint32_t slot) {
 
 bool EventQueue::SettleMinimum() {
   for (;;) {
-    std::vector<Entry>& zero = buckets_[0];
+    Bucket& zero = buckets_[0];
     while (!zero.empty() && !IsLive(zero.back())) {
-      zero.pop_back();
+      PopBack(zero);
       --entries_;
     }
     if (!zero.empty()) return true;
@@ -130,23 +159,25 @@ bool EventQueue::SettleMinimum() {
     // Cancelled entries move down with the live ones and are dropped in bucket 0:
     // telling them apart here would read every moved entry's slot, a likely cache miss,
     // while cancellations are few. A dead minimum is as good a base as a live one.
-    std::vector<Entry>& from = buckets_[b];
-    const Entry* min = &from.front();
-    for (const Entry& e : from) {
-      if (Before(e, *min)) min = &e;
-    }
+    Bucket& from = buckets_[b];
+    Entry min = from.back();
+    size_t moved = 0;
+    from.ForEach([&](const Entry& e) {
+      if (Before(e, min)) min = e;
+      ++moved;
+    });
     occupied_[b >> 6] &= ~(std::uint64_t{1} << (b & 63));
-    last_ = *min;
-    entries_ -= from.size();
-    for (const Entry& e : from) Insert(e);
-    from.clear();
+    last_ = min;
+    entries_ -= moved;
+    from.ForEach([&](const Entry& e) { Insert(e); });
+    Clear(from);
   }
 }
 
 std::optional<FiredEvent> EventQueue::Pop() {
   if (!SettleMinimum()) return std::nullopt;
   const Entry top = buckets_[0].back();  // bucket 0 holds exactly the minimum
-  buckets_[0].pop_back();
+  PopBack(buckets_[0]);
   --entries_;
   --live_;
   if (IsPosted(top)) {
@@ -166,11 +197,11 @@ apf::Nanos EventQueue::PeekTime() {
 void EventQueue::Rebuild(const Entry& new_last) {
   std::vector<Entry> all;
   all.reserve(entries_);
-  for (auto& bucket : buckets_) {
-    for (const Entry& e : bucket) {
+  for (Bucket& bucket : buckets_) {
+    bucket.ForEach([&](const Entry& e) {
       if (IsLive(e)) all.push_back(e);
-    }
-    bucket.clear();
+    });
+    Clear(bucket);
   }
   occupied_[0] = occupied_[1] = occupied_[2] = 0;
   entries_ = 0;
@@ -178,24 +209,23 @@ void EventQueue::Rebuild(const Entry& new_last) {
   for (const Entry& e : all) Insert(e);
 }
 
-void EventQueue::TrimBuckets() {
-  for (std::vector<Entry>& bucket : buckets_) {
-    if (bucket.capacity() > kRetainedBucketEntries && bucket.capacity() > 2 * bucket.size()) {
-      std::vector<Entry>(bucket.begin(), bucket.end()).swap(bucket);
-    }
-  }
-}
-
 void EventQueue::Compact() {
+  std::vector<Entry> kept;
   for (int b = 0; b < kBuckets; ++b) {
-    std::vector<Entry>& bucket = buckets_[b];
-    size_t kept = 0;
-    for (const Entry& e : bucket) {
-      if (IsLive(e)) bucket[kept++] = e;
-    }
-    entries_ -= bucket.size() - kept;
-    bucket.resize(kept);
-    if (kept == 0) occupied_[b >> 6] &= ~(std::uint64_t{1} << (b & 63));
+    Bucket& bucket = buckets_[b];
+    if (bucket.empty()) continue;
+    kept.clear();
+    size_t held = 0;
+    bucket.ForEach([&](const Entry& e) {
+      ++held;
+      if (IsLive(e)) kept.push_back(e);
+    });
+    entries_ -= held - kept.size();
+    Clear(bucket);
+    // The base is unchanged, so each entry belongs to this bucket still. ForEach went
+    // newest first; pushing in reverse keeps the bucket's order (not that order matters).
+    for (auto it = kept.rbegin(); it != kept.rend(); ++it) Push(bucket, *it);
+    if (kept.empty()) occupied_[b >> 6] &= ~(std::uint64_t{1} << (b & 63));
   }
   assert(entries_ == live_);
 }

@@ -21,6 +21,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -114,13 +115,32 @@ class EventQueue {
   static constexpr int kSequenceShift = kSlotBits + 1;
   static constexpr std::uint64_t kNoId = UINT64_MAX;
   static constexpr int kBuckets = 129;  // 0: equal to last; 1-64: id bits; 65-128: time bits
-  // Entries cascade down through the buckets, and a vector keeps its largest capacity: with
-  // hundreds of thousands of events pending, the buckets held several times the entries'
-  // own bytes (issue 18). While the population grows, every 4,096 entries beyond the most
-  // held so far, buckets give back what they hold beyond twice their entries: rare enough
-  // to cost nothing per event.
-  static constexpr std::size_t kRetainedBucketEntries = 4096;
-  static constexpr std::size_t kTrimEveryEntries = 4096;
+  // Entries cascade down through the buckets. Were a bucket a vector, it would keep the
+  // capacity of its fullest moment: with hundreds of thousands of events pending the
+  // buckets held several times the entries' own bytes, and a doubling vector briefly holds
+  // its old and new arrays (issue 18). A bucket is a stack of fixed blocks instead, and
+  // every bucket takes blocks from one free list and gives them back when it empties them:
+  // the queue holds its most entries ever pending, plus a partly filled block per bucket.
+  static constexpr int kBlockEntries = 256;  // 4 KiB
+  struct Block {
+    Entry entries[kBlockEntries];
+    Block* next;  // the block filled before this one in its bucket; or the next free block
+  };
+  struct Bucket {
+    Block* head = nullptr;   // the newest block, the only one that may be partly filled
+    Entry* end = nullptr;    // past the last entry in `head`; a bucket with a head holds one
+    Entry* limit = nullptr;  // past `head`'s last place
+    bool empty() const { return head == nullptr; }
+    const Entry& back() const { return end[-1]; }
+    template <typename F>
+    void ForEach(F&& f) const {
+      const Entry* stop = end;
+      for (const Block* b = head; b != nullptr;
+           b = b->next, stop = b ? b->entries + kBlockEntries : nullptr) {
+        for (const Entry* e = b->entries; e != stop; ++e) f(*e);
+      }
+    }
+  };
 
   static std::uint64_t TimeKey(apf::Nanos t) {
     return static_cast<std::uint64_t>(t) ^ (std::uint64_t{1} << 63);
@@ -142,20 +162,27 @@ class EventQueue {
   bool SettleMinimum();
   void FreeSlot(std::uint32_t slot);
   void Rebuild(const Entry& new_last);
-  void TrimBuckets();
+  void Push(Bucket& bucket, const Entry& e) {
+    if (bucket.end == bucket.limit) AddBlock(bucket);
+    *bucket.end++ = e;
+  }
+  void AddBlock(Bucket& bucket);
+  void PopBack(Bucket& bucket);
+  void Clear(Bucket& bucket);
   void AddEntry(const Entry& e);
   EventHandle ScheduleWithSequence(apf::Nanos time, std::uint64_t sequence, const Event& event);
 
-  std::array<std::vector<Entry>, kBuckets> buckets_;
-  std::uint64_t occupied_[3] = {0, 0, 0};  // bit b: bucket b is non-empty
-  Entry last_{0, 0};                       // no entry is smaller than this
-  size_t entries_ = 0;                     // live and dead entries in the buckets
+  std::array<Bucket, kBuckets> buckets_;
+  Block* free_blocks_ = nullptr;
+  std::vector<std::unique_ptr<Block>> blocks_;  // every block made (all buckets' and free)
+  std::uint64_t occupied_[3] = {0, 0, 0};       // bit b: bucket b is non-empty
+  Entry last_{0, 0};                            // no entry is smaller than this
+  size_t entries_ = 0;                          // live and dead entries in the buckets
   std::vector<Slot> slots_;
   std::uint32_t free_slot_ = UINT32_MAX;
   std::uint64_t next_sequence_ = 0;
   std::uint64_t reserved_ = 0;  // sequences below this are the caller's
   size_t live_ = 0;
-  size_t trim_at_entries_ = kTrimEveryEntries;
   std::uint32_t posted_kind_;
 };
 

@@ -144,9 +144,9 @@ int World::IssueCall(apf::Nanos now, int process, const CompiledRequest& request
   call.namespace_index = NamespaceIndexOf(request, scenario_, namespace_draw);
   if (informer) generators_[generator].informer_request = *informer;
   const Process& proc = processes_[process];
-  call.client.emplace(request.call_options, proc.bucket.get());
+  std::construct_at(&call.client, request.call_options, proc.bucket.get());
   clients_[proc.client].timeline.OnCall();
-  ApplyStep(now, static_cast<int>(slot), call.client->Start(now));
+  ApplyStep(now, static_cast<int>(slot), call.client.Start(now));
   return static_cast<int>(slot);
 }
 
@@ -400,8 +400,8 @@ void World::OnExecDone(apf::Nanos now, int ai) {
     apf::Nanos ends_at = now + rep.server.WatchLifetime(SentRequestOf(a));
     // An informer's client closes the stream at its http.Client.Timeout if that comes
     // first (CLIENT-SPEC 3.1); the reflector sees a normal end and watches again.
-    if (call.generator >= 0 && generators_[call.generator].informer && call.client) {
-      ends_at = std::max(now, std::min(ends_at, call.client->stream_abort_at_ns()));
+    if (call.generator >= 0 && generators_[call.generator].informer && call.live()) {
+      ends_at = std::max(now, std::min(ends_at, call.client.stream_abort_at_ns()));
     }
     engine_.At(ends_at, Event{kWatchEnd, 0, Ref(ai, a.generation)});
   }
@@ -438,9 +438,9 @@ void World::DeliverResponse(apf::Nanos now, int ai, const HttpResponse& response
     ClientTimeline& timeline = clients_[processes_[call.process].client].timeline;
     timeline.On429();
     // Counted before the call sees it: its first 429 makes it a rejected call.
-    if (call.client->http429_responses() == 0) timeline.OnCallRejected();
+    if (call.client.http429_responses() == 0) timeline.OnCallRejected();
   }
-  ApplyStep(now, a.call, call.client->OnResponse(now, response));
+  ApplyStep(now, a.call, call.client.OnResponse(now, response));
 }
 
 void World::LeaveGateway(Attempt& a) {
@@ -500,7 +500,7 @@ void World::OnCallAbort(apf::Nanos now, int c) {
     call.attempt = -1;
     ReleaseAttempt(ai);
   }
-  ApplyStep(now, c, call.client->OnAbortTimer(now));
+  ApplyStep(now, c, call.client.OnAbortTimer(now));
 }
 
 std::vector<std::uint64_t> World::PendingCallsByClient() const {
@@ -514,9 +514,9 @@ std::vector<std::uint64_t> World::PendingCallsByClient() const {
 void World::FinishCall(apf::Nanos now, int c) {
   Call& call = calls_[c];
   Client& client = clients_[processes_[call.process].client];
-  const CallOutcome outcome = call.client->outcome();
+  const CallOutcome outcome = call.client.outcome();
   const bool ok = outcome == CallOutcome::kSucceeded;
-  client.timeline.OnCallDone(ok, now - call.issued, call.client->token_wait_ns());
+  client.timeline.OnCallDone(ok, now - call.issued, call.client.token_wait_ns());
   const Generator* generator = call.generator >= 0 ? &generators_[call.generator] : nullptr;
   Informer* informer = generator ? generator->informer.get() : nullptr;
   // The call's request as its attempts sent it, for its error message and an informer's
@@ -530,7 +530,7 @@ void World::FinishCall(apf::Nanos now, int c) {
     d.group = finished_request_.api_group;
     d.resource = finished_request_.resource;
     d.name = finished_request_.name;
-    std::string message = call.client->ErrorMessage(d);
+    std::string message = call.client.ErrorMessage(d);
     auto it = std::find_if(client.errors.begin(), client.errors.end(),
                            [&](const auto& e) { return e.first == message; });
     if (it == client.errors.end()) {
@@ -546,7 +546,7 @@ void World::FinishCall(apf::Nanos now, int c) {
     // The page's continue token, as the apiserver answered it (every replica holds the
     // same objects).
     informer_result = InformerCallResultOf(
-        *call.client,
+        call.client,
         ok && call.request->is_list
             ? replicas_[0]->server.ListPageOf(*call.request, finished_request_).continue_token
             : std::string());
@@ -557,7 +557,6 @@ void World::FinishCall(apf::Nanos now, int c) {
   }
   call.process = -1;
   ++call.generation;
-  call.client.reset();
   calls_.Release(static_cast<std::uint32_t>(c));
   if (g < 0) return;
   if (informer) {
@@ -625,7 +624,7 @@ void World::HandleEvent(apf::Nanos now, const Event& event) {
     case kCallWake: {
       const int c = static_cast<int>(event.arg32);
       assert(calls_[c].live() && calls_[c].attempt < 0);
-      ApplyStep(now, c, calls_[c].client->Wake(now));
+      ApplyStep(now, c, calls_[c].client.Wake(now));
       break;
     }
     case kCallAbort:

@@ -512,6 +512,41 @@ TEST_CASE("a WATCH's http.Client.Timeout bounds each attempt and the stream", "[
   CHECK(watch.stream_abort_at_ns() == 61 * kSecond);
 }
 
+TEST_CASE("a WATCH's abort time is known in flight; a finished Do call keeps none",
+          "[client_call]") {
+  // The world bounds a watch's stream while its attempt is still in flight, so the
+  // attempt's abort time must read back then: sent at 5 s with Timeout 30 s -> 35 s.
+  ClientCallOptions o;
+  o.kind = CallKind::kWatch;
+  o.timeout_ns = 30 * kSecond;
+  ClientCall watch(o, nullptr);
+  const sim::CallStep step = watch.Start(5 * kSecond);
+  REQUIRE(step.action == CallAction::kSend);
+  CHECK(step.abort_at_ns == 35 * kSecond);
+  CHECK(watch.stream_abort_at_ns() == 35 * kSecond);
+  // A Do call's timer (its context deadline while in flight) is gone once it is done.
+  ClientCallOptions get;
+  get.timeout_ns = 10 * kSecond;
+  ClientCall call(get, nullptr);
+  REQUIRE(call.Start(0).abort_at_ns == 10 * kSecond);
+  CHECK(call.stream_abort_at_ns() == 10 * kSecond);
+  call.OnResponse(kMillisecond, Status(404));
+  CHECK(call.outcome() == CallOutcome::kStatusError);
+  CHECK(call.stream_abort_at_ns() == apf::kNever);
+  // The last response reads back whole, its body included (kept as a pointer and size).
+  CHECK(call.last_response().status_code == 404);
+  CHECK_FALSE(call.last_response().has_retry_after);
+}
+
+TEST_CASE("a call waiting in its client costs at most 104 bytes of client-go state",
+          "[client_call]") {
+  // Issue 18: hundreds of thousands of calls sleep through Retry-Afters at once, so each
+  // byte here is hundreds of kilobytes there. 104 is what the fields need packed: two
+  // pointers, four times, the body pointer, seven 4-byte counters and values, and 13 bytes
+  // of states (97, aligned to 8). A field added here should be weighed against it.
+  CHECK(sizeof(ClientCall) <= 104);
+}
+
 TEST_CASE("a WATCH error response is wrapped with an earlier transport error", "[client_call]") {
   // Request.Watch returns WrapPreviousError(transformErr): EOF, then a 403 whose Status
   // message is used verbatim.
