@@ -197,10 +197,10 @@ const char* HttpMethodName(HttpMethod method) {
   return "";
 }
 
-ClientCall::ClientCall(const ClientCallOptions& options, apf::RateLimiter* limiter)
-    : options_(&options), limiter_(limiter), deadline_ns_(options.caller_deadline_ns) {}
+ClientCallState::ClientCallState(const CallContext& c)
+    : deadline_ns_(c.options.caller_deadline_ns) {}
 
-ClientCall::TrackedError ClientCall::ContextErr(Nanos now) const {
+ClientCallState::TrackedError ClientCallState::ContextErr(Nanos now) const {
   TrackedError err;
   if (canceled_) {
     err.kind = TrackedError::Kind::kContextCanceled;
@@ -210,46 +210,48 @@ ClientCall::TrackedError ClientCall::ContextErr(Nanos now) const {
   return err;
 }
 
-void ClientCall::TrackPreviousError(TrackedError err) {
+void ClientCallState::TrackPreviousError(TrackedError err) {
   // withRetry.trackPreviousError: keep the two most recent errors, nil ones skipped as
   // "previous".
   if (current_err_.kind != TrackedError::Kind::kNil) previous_err_ = current_err_;
   current_err_ = err;
 }
 
-CallStep ClientCall::WaitUntil(Nanos t) const {
+CallStep ClientCallState::WaitUntil(Nanos t) const {
   CallStep step;
   step.action = CallAction::kWait;
   step.wake_at_ns = t;
   return step;
 }
 
-CallStep ClientCall::Finish(CallOutcome outcome, FinalError error, bool wrap_previous) {
+CallStep ClientCallState::Finish(const CallContext& c, CallOutcome outcome, FinalError error,
+                                 bool wrap_previous) {
   state_ = State::kDone;
   outcome_ = outcome;
   final_ = error;
   wrap_previous_ = wrap_previous;
   // Only a WATCH that succeeded keeps a timer: its stream's end.
-  if (!(outcome == CallOutcome::kSucceeded && options_->kind == CallKind::kWatch)) {
+  if (!(outcome == CallOutcome::kSucceeded && c.options.kind == CallKind::kWatch)) {
     timer_at_ns_ = apf::kNever;
   }
   return CallStep{};
 }
 
-CallStep ClientCall::Start(Nanos now) {
+CallStep ClientCallState::Start(const CallContext& c, Nanos now) {
   assert(state_ == State::kIdle);
-  if (options_->kind == CallKind::kDo && limiter_ != nullptr) {
+  if (c.options.kind == CallKind::kDo && c.limiter != nullptr) {
     // Request.request: one tryThrottle under the caller's context, before the timeout
     // context exists, "so a throttled client does not time out before sending once".
     // Its error is returned as is: no retry state exists yet.
-    const apf::RateLimiter::WaitResult w = limiter_->Wait(now, deadline_ns_);
+    const apf::RateLimiter::WaitResult w = c.limiter->Wait(now, deadline_ns_);
     switch (w.status) {
       case WaitStatus::kExceedsBurst:
-        return Finish(CallOutcome::kRateLimiterError, {FinalError::Kind::kLimiterBurst}, false);
+        return Finish(c, CallOutcome::kRateLimiterError, {FinalError::Kind::kLimiterBurst}, false);
       case WaitStatus::kContextDone:
-        return Finish(CallOutcome::kContextError, {FinalError::Kind::kContextDeadline}, false);
+        return Finish(c, CallOutcome::kContextError, {FinalError::Kind::kContextDeadline}, false);
       case WaitStatus::kWouldExceedDeadline:
-        return Finish(CallOutcome::kRateLimiterError, {FinalError::Kind::kLimiterDeadline}, false);
+        return Finish(c, CallOutcome::kRateLimiterError, {FinalError::Kind::kLimiterDeadline},
+                      false);
       case WaitStatus::kGranted:
         break;
     }
@@ -260,14 +262,14 @@ CallStep ClientCall::Start(Nanos now) {
       return WaitUntil(now + w.delay_ns);
     }
   }
-  return BeginAttempts(now);
+  return BeginAttempts(c, now);
 }
 
-CallStep ClientCall::BeginAttempts(Nanos now) {
+CallStep ClientCallState::BeginAttempts(const CallContext& c, Nanos now) {
   // Request.request: context.WithTimeout(ctx, r.timeout) after the first token. A WATCH
   // has no such context (Request.Watch), only the per-attempt http.Client.Timeout.
-  if (options_->kind == CallKind::kDo && options_->timeout_ns > 0) {
-    deadline_ns_ = std::min(deadline_ns_, apf::AddSaturating(now, options_->timeout_ns));
+  if (c.options.kind == CallKind::kDo && c.options.timeout_ns > 0) {
+    deadline_ns_ = std::min(deadline_ns_, apf::AddSaturating(now, c.options.timeout_ns));
   }
   // withRetry.Before for the first attempt: the context check; the backoff manager is new
   // (one per Request), so its sleep is 0.
@@ -275,26 +277,26 @@ CallStep ClientCall::BeginAttempts(Nanos now) {
     const TrackedError err = ContextErr(now);
     TrackPreviousError(err);
     return Finish(
-        CallOutcome::kContextError,
+        c, CallOutcome::kContextError,
         {err.kind == TrackedError::Kind::kContextCanceled ? FinalError::Kind::kContextCanceled
                                                           : FinalError::Kind::kContextDeadline},
         true);
   }
-  return Send(now);
+  return Send(c, now);
 }
 
-CallStep ClientCall::Send(Nanos now) {
+CallStep ClientCallState::Send(const CallContext& c, Nanos now) {
   timer_at_ns_ = apf::kNever;
   // client.Do with a context that is already done fails before anything is written.
   if (ContextDone(now)) {
     return AfterAttemptError(
-        now, canceled_ ? TransportError::kContextCanceled : TransportError::kContextDeadline);
+        c, now, canceled_ ? TransportError::kContextCanceled : TransportError::kContextDeadline);
   }
   ++attempts_sent_;
   state_ = State::kInFlight;
   Nanos abort_at = deadline_ns_;
-  if (options_->kind == CallKind::kWatch && options_->timeout_ns > 0) {
-    abort_at = std::min(abort_at, apf::AddSaturating(now, options_->timeout_ns));
+  if (c.options.kind == CallKind::kWatch && c.options.timeout_ns > 0) {
+    abort_at = std::min(abort_at, apf::AddSaturating(now, c.options.timeout_ns));
   }
   // For Do the http.Client.Timeout (attempt start + Timeout) is never before the context
   // deadline (first token + Timeout), so net/http leaves the context in charge.
@@ -302,19 +304,19 @@ CallStep ClientCall::Send(Nanos now) {
   CallStep step;
   step.action = CallAction::kSend;
   step.attempt = attempts_sent_;
-  step.timeout_param_ns = options_->timeout_ns;
+  step.timeout_param_ns = c.options.timeout_ns;
   step.abort_at_ns = abort_at;
   return step;
 }
 
-void ClientCall::UpdateUrlBackoff(Nanos now, int status_code) {
-  if (!options_->url_backoff.enabled) return;
+void ClientCallState::UpdateUrlBackoff(const CallContext& c, Nanos now, int status_code) {
+  if (!c.options.url_backoff.enabled) return;
   // URLBackoff.UpdateBackoffWithContext: 429 and codes above 499 step the backoff
   // (flowcontrol.Backoff.Next); anything else, transport errors (code 0) included, resets.
   if (status_code > 499 || status_code == 429) {
-    const std::int64_t max = options_->url_backoff.duration_seconds;
+    const std::int64_t max = c.options.url_backoff.duration_seconds;
     if (!url_backoff_active_ || now - url_backoff_last_update_ns_ > max * 2 * kSecond) {
-      url_backoff_seconds_ = options_->url_backoff.base_seconds;
+      url_backoff_seconds_ = c.options.url_backoff.base_seconds;
     } else {
       url_backoff_seconds_ =
           static_cast<std::int32_t>(std::min(std::int64_t{url_backoff_seconds_} * 2, max));
@@ -327,21 +329,22 @@ void ClientCall::UpdateUrlBackoff(Nanos now, int status_code) {
   }
 }
 
-bool ClientCall::TransportRetryable(TransportError error) const {
+bool ClientCallState::TransportRetryable(const CallContext& c, TransportError error) const {
   const bool probable_eof = error == TransportError::kConnectionReset ||
                             error == TransportError::kEOF || error == TransportError::kGoAway;
-  if (options_->kind == CallKind::kWatch) {
+  if (c.options.kind == CallKind::kWatch) {
     // Request.Watch: net.IsProbableEOF or net.IsTimeout, for any verb.
     return probable_eof || error == TransportError::kClientTimeout ||
            error == TransportError::kContextDeadline;
   }
   // Request.request: only GET, on IsConnectionReset, IsProbableEOF or
   // IsHTTP2ConnectionLost. Client timeouts are not retried.
-  return options_->method == HttpMethod::kGet &&
+  return c.options.method == HttpMethod::kGet &&
          (probable_eof || error == TransportError::kHttp2ConnectionLost);
 }
 
-CallStep ClientCall::OnResponse(Nanos now, const HttpResponse& response) {
+CallStep ClientCallState::OnResponse(const CallContext& c, Nanos now,
+                                     const HttpResponse& response) {
   assert(state_ == State::kInFlight);
   response_status_ = response.status_code;
   response_has_retry_after_ = response.has_retry_after;
@@ -350,72 +353,73 @@ CallStep ClientCall::OnResponse(Nanos now, const HttpResponse& response) {
   response_body_ = response.body_message.data();
   response_body_size_ = static_cast<std::uint32_t>(response.body_message.size());
   if (response.status_code == 429) ++http429_responses_;
-  if (options_->kind == CallKind::kWatch && response.status_code == 200) {
-    return Finish(CallOutcome::kSucceeded, {}, false);
+  if (c.options.kind == CallKind::kWatch && response.status_code == 200) {
+    return Finish(c, CallOutcome::kSucceeded, {}, false);
   }
-  UpdateUrlBackoff(now, response.status_code);  // withRetry.After
+  UpdateUrlBackoff(c, now, response.status_code);  // withRetry.After
 
   // withRetry.IsNextRetry, then checkWait.
   bool retry = false;
-  if (!options_->body_is_stream) {
+  if (!c.options.body_is_stream) {
     ++retry_attempts_;
-    if (retry_attempts_ <= MaxRetries()) {
+    if (retry_attempts_ <= MaxRetries(c)) {
       const int code = response.status_code;
       retry = (code == 429 || code >= 500) && response.has_retry_after;
     }
   }
   TrackPreviousError(TrackedError{});  // a response is a nil error
   if (retry) {
-    return BeforeRetry(now, static_cast<Nanos>(response.retry_after_seconds) * kSecond);
+    return BeforeRetry(c, now, static_cast<Nanos>(response.retry_after_seconds) * kSecond);
   }
-  if (options_->kind == CallKind::kDo) {
+  if (c.options.kind == CallKind::kDo) {
     // Request.request returns WrapPreviousError(nil) = nil; the error, if any, is the
     // Result's, built by transformResponse, and is never wrapped.
-    if (IsSuccessCode(response.status_code)) return Finish(CallOutcome::kSucceeded, {}, false);
-    return Finish(CallOutcome::kStatusError, {FinalError::Kind::kStatus}, false);
+    if (IsSuccessCode(response.status_code)) return Finish(c, CallOutcome::kSucceeded, {}, false);
+    return Finish(c, CallOutcome::kStatusError, {FinalError::Kind::kStatus}, false);
   }
   // Request.Watch wraps the transformed error with earlier attempts' errors.
   const FinalError::Kind kind = IsSuccessCode(response.status_code) ? FinalError::Kind::kWatchStatus
                                                                     : FinalError::Kind::kStatus;
-  return Finish(CallOutcome::kStatusError, {kind}, true);
+  return Finish(c, CallOutcome::kStatusError, {kind}, true);
 }
 
-CallStep ClientCall::OnTransportError(Nanos now, TransportError error) {
+CallStep ClientCallState::OnTransportError(const CallContext& c, Nanos now, TransportError error) {
   assert(state_ == State::kInFlight);
-  return AfterAttemptError(now, error);
+  return AfterAttemptError(c, now, error);
 }
 
-CallStep ClientCall::OnAbortTimer(Nanos now) {
+CallStep ClientCallState::OnAbortTimer(const CallContext& c, Nanos now) {
   assert(state_ == State::kInFlight);
   return AfterAttemptError(
-      now, now >= deadline_ns_ ? TransportError::kContextDeadline : TransportError::kClientTimeout);
+      c, now,
+      now >= deadline_ns_ ? TransportError::kContextDeadline : TransportError::kClientTimeout);
 }
 
-CallStep ClientCall::AfterAttemptError(Nanos now, TransportError error) {
+CallStep ClientCallState::AfterAttemptError(const CallContext& c, Nanos now, TransportError error) {
   state_ = State::kIdle;
-  UpdateUrlBackoff(now, 0);
+  UpdateUrlBackoff(c, now, 0);
   bool retry = false;
-  if (!options_->body_is_stream) {
+  if (!c.options.body_is_stream) {
     ++retry_attempts_;
     // A retryable error becomes a synthetic "500, Retry-After: 1" (retryAfterResponse).
-    retry = retry_attempts_ <= MaxRetries() && TransportRetryable(error);
+    retry = retry_attempts_ <= MaxRetries(c) && TransportRetryable(c, error);
   }
   TrackPreviousError({TrackedError::Kind::kTransport, error});
-  if (retry) return BeforeRetry(now, kSecond);
-  if (options_->kind == CallKind::kWatch && TransportRetryable(error)) {
-    return Finish(CallOutcome::kEmptyWatch, {}, false);
+  if (retry) return BeforeRetry(c, now, kSecond);
+  if (c.options.kind == CallKind::kWatch && TransportRetryable(c, error)) {
+    return Finish(c, CallOutcome::kEmptyWatch, {}, false);
   }
-  return Finish(CallOutcome::kTransportError, {FinalError::Kind::kTransport, error}, true);
+  return Finish(c, CallOutcome::kTransportError, {FinalError::Kind::kTransport, error}, true);
 }
 
-CallStep ClientCall::BeforeRetry(Nanos now, Nanos retry_after_ns) {
+CallStep ClientCallState::BeforeRetry(const CallContext& c, Nanos now, Nanos retry_after_ns) {
   state_ = State::kIdle;
   // withRetry.Before: a done context ends the call before any sleep.
   if (ContextDone(now)) {
     const TrackedError err = ContextErr(now);
     TrackPreviousError(err);
     return Finish(
-        CallOutcome::kContextError,
+        c, CallOutcome::kContextError,
         {err.kind == TrackedError::Kind::kContextCanceled ? FinalError::Kind::kContextCanceled
                                                           : FinalError::Kind::kContextDeadline},
         true);
@@ -428,21 +432,21 @@ CallStep ClientCall::BeforeRetry(Nanos now, Nanos retry_after_ns) {
     state_ = State::kRetrySleep;
     return WaitUntil(std::min(apf::AddSaturating(now, delay), deadline_ns_));
   }
-  return ThrottleRetry(now);
+  return ThrottleRetry(c, now);
 }
 
-CallStep ClientCall::ThrottleRetry(Nanos now) {
+CallStep ClientCallState::ThrottleRetry(const CallContext& c, Nanos now) {
   state_ = State::kIdle;
-  if (limiter_ == nullptr) return Send(now);  // tryThrottleWithInfo returns at once
+  if (c.limiter == nullptr) return Send(c, now);  // tryThrottleWithInfo returns at once
   // tryThrottleWithInfo under the timeout context. rate.Limiter.wait checks the burst,
   // then whether the context is done, then reserves within the deadline.
   apf::RateLimiter::WaitResult w;
-  if (limiter_->burst() < 1) {
+  if (c.limiter->burst() < 1) {
     w.status = WaitStatus::kExceedsBurst;
   } else if (canceled_) {
     w.status = WaitStatus::kContextDone;
   } else {
-    w = limiter_->Wait(now, deadline_ns_);
+    w = c.limiter->Wait(now, deadline_ns_);
   }
   if (w.status != WaitStatus::kGranted) {
     // Before: trackPreviousError(ctx.Err()), which is nil unless the context is done.
@@ -450,12 +454,13 @@ CallStep ClientCall::ThrottleRetry(Nanos now) {
     TrackPreviousError(ctx_err);
     switch (w.status) {
       case WaitStatus::kExceedsBurst:
-        return Finish(CallOutcome::kRateLimiterError, {FinalError::Kind::kLimiterBurst}, true);
+        return Finish(c, CallOutcome::kRateLimiterError, {FinalError::Kind::kLimiterBurst}, true);
       case WaitStatus::kWouldExceedDeadline:
-        return Finish(CallOutcome::kRateLimiterError, {FinalError::Kind::kLimiterDeadline}, true);
+        return Finish(c, CallOutcome::kRateLimiterError, {FinalError::Kind::kLimiterDeadline},
+                      true);
       default:
         // Context errors pass through tryThrottleWithInfo unwrapped.
-        return Finish(CallOutcome::kContextError,
+        return Finish(c, CallOutcome::kContextError,
                       {ctx_err.kind == TrackedError::Kind::kContextCanceled
                            ? FinalError::Kind::kContextCanceled
                            : FinalError::Kind::kContextDeadline},
@@ -468,48 +473,48 @@ CallStep ClientCall::ThrottleRetry(Nanos now) {
     state_ = State::kRetryToken;
     return WaitUntil(now + w.delay_ns);
   }
-  return Send(now);
+  return Send(c, now);
 }
 
-CallStep ClientCall::Wake(Nanos now) {
+CallStep ClientCallState::Wake(const CallContext& c, Nanos now) {
   switch (state_) {
     case State::kFirstToken:
       timer_at_ns_ = apf::kNever;
-      return BeginAttempts(now);
+      return BeginAttempts(c, now);
     case State::kRetrySleep:
-      return ThrottleRetry(now);
+      return ThrottleRetry(c, now);
     case State::kRetryToken:
-      return Send(now);
+      return Send(c, now);
     default:
       assert(false && "Wake without a pending kWait");
       return CallStep{};
   }
 }
 
-CallStep ClientCall::Cancel(Nanos now) {
+CallStep ClientCallState::Cancel(const CallContext& c, Nanos now) {
   if (state_ == State::kDone) return CallStep{};
   canceled_ = true;
   switch (state_) {
     case State::kFirstToken:
       // rate.Limiter.wait: ctx.Done during the delay cancels the reservation.
-      limiter_->CancelAt(Reservation(), now);
-      return Finish(CallOutcome::kContextError, {FinalError::Kind::kContextCanceled}, false);
+      c.limiter->CancelAt(Reservation(c), now);
+      return Finish(c, CallOutcome::kContextError, {FinalError::Kind::kContextCanceled}, false);
     case State::kRetrySleep:
       // The sleep ends early; the throttle (or, without a limiter, client.Do) then sees the
       // cancelled context.
-      return ThrottleRetry(now);
+      return ThrottleRetry(c, now);
     case State::kRetryToken:
-      limiter_->CancelAt(Reservation(), now);
+      c.limiter->CancelAt(Reservation(c), now);
       TrackPreviousError({TrackedError::Kind::kContextCanceled});
-      return Finish(CallOutcome::kContextError, {FinalError::Kind::kContextCanceled}, true);
+      return Finish(c, CallOutcome::kContextError, {FinalError::Kind::kContextCanceled}, true);
     case State::kInFlight:
-      return AfterAttemptError(now, TransportError::kContextCanceled);
+      return AfterAttemptError(c, now, TransportError::kContextCanceled);
     default:
-      return Finish(CallOutcome::kContextError, {FinalError::Kind::kContextCanceled}, false);
+      return Finish(c, CallOutcome::kContextError, {FinalError::Kind::kContextCanceled}, false);
   }
 }
 
-HttpResponse ClientCall::last_response() const {
+HttpResponse ClientCallState::last_response() const {
   HttpResponse r;
   r.status_code = response_status_;
   r.has_retry_after = response_has_retry_after_;
@@ -519,13 +524,14 @@ HttpResponse ClientCall::last_response() const {
   return r;
 }
 
-std::string ClientCall::ErrorMessage(const RequestDescription& request) const {
+std::string ClientCallState::ErrorMessage(const CallContext& c,
+                                          const RequestDescription& request) const {
   if (outcome_ == CallOutcome::kPending || outcome_ == CallOutcome::kSucceeded ||
       outcome_ == CallOutcome::kEmptyWatch) {
     return "";
   }
   const auto url_error = [&](TransportError error) {
-    return std::string(UrlErrorOp(options_->method)) + " " + GoQuote(request.url) + ": " +
+    return std::string(UrlErrorOp(c.options.method)) + " " + GoQuote(request.url) + ": " +
            TransportErrorText(error);
   };
   std::string message;
@@ -537,7 +543,7 @@ std::string ClientCall::ErrorMessage(const RequestDescription& request) const {
         message = std::string(response_body_, response_body_size_);  // errors.FromObject(Status)
       } else {
         message = GenericServerResponseMessage(
-            response_status_, options_->method, request,
+            response_status_, c.options.method, request,
             TrimSpace(std::string_view(response_body_, response_body_size_)));
       }
       break;
@@ -562,7 +568,7 @@ std::string ClientCall::ErrorMessage(const RequestDescription& request) const {
     case FinalError::Kind::kLimiterBurst:
       message =
           "client rate limiter Wait returned an error: rate: Wait(n=1) exceeds limiter's burst " +
-          std::to_string(limiter_ != nullptr ? limiter_->burst() : 0);
+          std::to_string(c.limiter != nullptr ? c.limiter->burst() : 0);
       break;
   }
   // withRetry.WrapPreviousError: only when an earlier attempt failed with an error whose

@@ -127,34 +127,41 @@ struct RequestDescription {
   std::string_view url;       // as url.Error prints it: Get "<url>": EOF
 };
 
-class ClientCall {
+// What a call runs against: its request's options and its RESTClient's bucket (nullptr
+// when it has none, QPS < 0). Both must outlive the call, and every method of one call
+// must be given the same ones.
+struct CallContext {
+  const ClientCallOptions& options;
+  apf::RateLimiter* limiter;
+};
+
+// The state of one call, without its context: the world holds hundreds of thousands of
+// calls asleep at once (a Retry-After, a token), and each already knows its request and
+// its process, so the context is passed in rather than kept twice (issue 18). ClientCall,
+// below, is the same call bound to its context, for callers that hold one call at a time.
+class ClientCallState {
  public:
-  // `limiter` is the RESTClient's bucket, or nullptr when it has none (QPS < 0). It must
-  // outlive the call.
-  // `options` must outlive the call: it is held by reference, as every call of one
-  // request shares them (a call waiting for a token or a Retry-After should cost bytes).
-  ClientCall(const ClientCallOptions& options, apf::RateLimiter* limiter);
-  ClientCall(ClientCallOptions&& options, apf::RateLimiter* limiter) = delete;
-  ClientCall(const ClientCall&) = delete;
-  ClientCall& operator=(const ClientCall&) = delete;
+  explicit ClientCallState(const CallContext& c);
+  ClientCallState(const ClientCallState&) = delete;
+  ClientCallState& operator=(const ClientCallState&) = delete;
 
   // Begins the call: the first token (Do only), then the first attempt.
-  CallStep Start(apf::Nanos now);
+  CallStep Start(const CallContext& c, apf::Nanos now);
   // At the wake_at_ns of a kWait.
-  CallStep Wake(apf::Nanos now);
+  CallStep Wake(const CallContext& c, apf::Nanos now);
   // The in-flight attempt got a response.
-  CallStep OnResponse(apf::Nanos now, const HttpResponse& response);
+  CallStep OnResponse(const CallContext& c, apf::Nanos now, const HttpResponse& response);
   // The in-flight attempt failed without a response.
-  CallStep OnTransportError(apf::Nanos now, TransportError error);
+  CallStep OnTransportError(const CallContext& c, apf::Nanos now, TransportError error);
   // At the abort_at_ns of a kSend whose attempt is still out: the client gives up on it
   // (context deadline, or http.Client.Timeout for a WATCH). The world must then cancel
   // the attempt at the server: if it is still queued in APF that is a "time-out"
   // rejection there (CLIENT-SPEC 3.3).
-  CallStep OnAbortTimer(apf::Nanos now);
+  CallStep OnAbortTimer(const CallContext& c, apf::Nanos now);
   // The caller's context is cancelled (a process stopping, a reconcile abandoned). If an
   // attempt was in flight the world must cancel it at the server as above. A token
   // reservation being waited for is handed back to the bucket.
-  CallStep Cancel(apf::Nanos now);
+  CallStep Cancel(const CallContext& c, apf::Nanos now);
 
   bool done() const { return state_ == State::kDone; }
   CallOutcome outcome() const { return outcome_; }
@@ -182,7 +189,7 @@ class ClientCall {
 
   // err.Error() of what the caller gets back, exactly as client-go builds it ("" when the
   // call succeeded). Allocates: call it for reports, not per event.
-  std::string ErrorMessage(const RequestDescription& request) const;
+  std::string ErrorMessage(const CallContext& c, const RequestDescription& request) const;
 
  private:
   enum class State : std::uint8_t {
@@ -225,30 +232,30 @@ class ClientCall {
   TrackedError ContextErr(apf::Nanos now) const;
   void TrackPreviousError(TrackedError err);
 
-  CallStep BeginAttempts(apf::Nanos now);
-  CallStep Send(apf::Nanos now);
-  CallStep BeforeRetry(apf::Nanos now, apf::Nanos retry_after_ns);
-  CallStep ThrottleRetry(apf::Nanos now);
-  CallStep AfterAttemptError(apf::Nanos now, TransportError error);
-  bool TransportRetryable(TransportError error) const;
-  void UpdateUrlBackoff(apf::Nanos now, int status_code);
+  CallStep BeginAttempts(const CallContext& c, apf::Nanos now);
+  CallStep Send(const CallContext& c, apf::Nanos now);
+  CallStep BeforeRetry(const CallContext& c, apf::Nanos now, apf::Nanos retry_after_ns);
+  CallStep ThrottleRetry(const CallContext& c, apf::Nanos now);
+  CallStep AfterAttemptError(const CallContext& c, apf::Nanos now, TransportError error);
+  bool TransportRetryable(const CallContext& c, TransportError error) const;
+  void UpdateUrlBackoff(const CallContext& c, apf::Nanos now, int status_code);
   apf::Nanos UrlBackoffDelay() const {
     return url_backoff_active_ ? url_backoff_seconds_ * apf::kSecond : 0;
   }
 
-  CallStep Finish(CallOutcome outcome, FinalError error, bool wrap_previous);
+  CallStep Finish(const CallContext& c, CallOutcome outcome, FinalError error, bool wrap_previous);
   CallStep WaitUntil(apf::Nanos t) const;
   // The reservation of the token being waited for (kFirstToken, kRetryToken), for CancelAt.
-  apf::RateLimiter::Reservation Reservation() const {
-    return {true, timer_at_ns_, limiter_->limit()};
+  apf::RateLimiter::Reservation Reservation(const CallContext& c) const {
+    return {true, timer_at_ns_, c.limiter->limit()};
   }
 
-  int MaxRetries() const { return std::max(options_->max_retries, 0); }  // Request.MaxRetries
+  static int MaxRetries(const CallContext& c) {  // Request.MaxRetries
+    return std::max(c.options.max_retries, 0);
+  }
 
   // A call waiting for a token or a Retry-After should cost bytes (issue 18): wide fields
   // first, one-byte ones last, and nothing kept that another field or state implies.
-  const ClientCallOptions* options_;
-  apf::RateLimiter* limiter_;
   apf::Nanos deadline_ns_;
   // Waiting for a token (kFirstToken, kRetryToken): the reservation's time to act (a
   // limiter's limit never changes, so that is all CancelAt needs of it). In flight, and
@@ -284,6 +291,34 @@ class ClientCall {
   TrackedError previous_err_;
   FinalError final_;
   bool wrap_previous_ = false;
+};
+
+// A call bound to its context: ClientCallState's methods without the context argument.
+class ClientCall : public ClientCallState {
+ public:
+  // `options` and `limiter` must outlive the call (see CallContext).
+  ClientCall(const ClientCallOptions& options, apf::RateLimiter* limiter)
+      : ClientCallState({options, limiter}), options_(&options), limiter_(limiter) {}
+  ClientCall(ClientCallOptions&& options, apf::RateLimiter* limiter) = delete;
+
+  CallStep Start(apf::Nanos now) { return ClientCallState::Start(context(), now); }
+  CallStep Wake(apf::Nanos now) { return ClientCallState::Wake(context(), now); }
+  CallStep OnResponse(apf::Nanos now, const HttpResponse& response) {
+    return ClientCallState::OnResponse(context(), now, response);
+  }
+  CallStep OnTransportError(apf::Nanos now, TransportError error) {
+    return ClientCallState::OnTransportError(context(), now, error);
+  }
+  CallStep OnAbortTimer(apf::Nanos now) { return ClientCallState::OnAbortTimer(context(), now); }
+  CallStep Cancel(apf::Nanos now) { return ClientCallState::Cancel(context(), now); }
+  std::string ErrorMessage(const RequestDescription& request) const {
+    return ClientCallState::ErrorMessage(context(), request);
+  }
+
+ private:
+  CallContext context() const { return {*options_, limiter_}; }
+  const ClientCallOptions* options_;
+  apf::RateLimiter* limiter_;
 };
 
 }  // namespace sim

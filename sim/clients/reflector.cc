@@ -61,7 +61,7 @@ Nanos ReflectorBackoff::NextDelay(Nanos now, Random& rng) {
   return delay;
 }
 
-ReflectorError ReflectorErrorOf(const ClientCall& call) {
+ReflectorError ReflectorErrorOf(const ClientCallState& call) {
   switch (call.outcome()) {
     case CallOutcome::kStatusError:
       switch (call.last_response().status_code) {

@@ -110,7 +110,7 @@ enum class ReflectorError {
 // The reflector's view of a finished ClientCall that did not succeed (a 410 is taken as
 // reason Expired, as servers since 1.18 send; a too-large RV must be set by the world,
 // which knows the status cause).
-ReflectorError ReflectorErrorOf(const ClientCall& call);
+ReflectorError ReflectorErrorOf(const ClientCallState& call);
 
 enum class ReflectorAction {
   kList,          // run `list` as a ClientCall (Do, GET); report OnListPage*

@@ -7,7 +7,7 @@
 
 namespace sim {
 
-int EventQueue::BucketOf(const Entry& e) const {
+inline int EventQueue::BucketOf(const Entry& e) const {
   if (e.time != last_.time) return 64 + std::bit_width(e.time ^ last_.time);
   if (e.id != last_.id) return std::bit_width(e.id ^ last_.id);
   return 0;
@@ -23,30 +23,31 @@ void EventQueue::AddBlock(Bucket& bucket) {
   }
   block->next = bucket.head;
   bucket.head = block;
-  bucket.end = block->entries;
+  bucket.base = bucket.end = block->entries;
   bucket.limit = block->entries + kBlockEntries;
 }
 
 void EventQueue::PopBack(Bucket& bucket) {
-  if (--bucket.end != bucket.head->entries) return;
+  if (--bucket.end != bucket.base || bucket.head->next == nullptr) return;
   Block* block = bucket.head;
   bucket.head = block->next;
-  bucket.end = bucket.limit =
-      bucket.head != nullptr ? bucket.head->entries + kBlockEntries : nullptr;
+  bucket.base = bucket.head->entries;
+  bucket.end = bucket.limit = bucket.base + kBlockEntries;
   block->next = free_blocks_;
   free_blocks_ = block;
 }
 
 void EventQueue::Clear(Bucket& bucket) {
-  while (Block* block = bucket.head) {
-    bucket.head = block->next;
+  if (bucket.head == nullptr) return;
+  while (Block* block = bucket.head->next) {
+    bucket.head->next = block->next;
     block->next = free_blocks_;
     free_blocks_ = block;
   }
-  bucket.end = bucket.limit = nullptr;
+  bucket.end = bucket.base;
 }
 
-void EventQueue::Insert(const Entry& e) {
+inline void EventQueue::Insert(const Entry& e) {
   const int b = BucketOf(e);
   Push(buckets_[b], e);
   occupied_[b >> 6] |= std::uint64_t{1} << (b & 63);
@@ -169,8 +170,20 @@ bool EventQueue::SettleMinimum() {
     occupied_[b >> 6] &= ~(std::uint64_t{1} << (b & 63));
     last_ = min;
     entries_ -= moved;
-    from.ForEach([&](const Entry& e) { Insert(e); });
-    Clear(from);
+    // Each full block is handed back as soon as its entries have moved, for the lower
+    // buckets to take: a cascade of most of the pending entries then needs no second copy
+    // of them. The head block stays with the bucket.
+    Block* full = from.head->next;
+    from.head->next = nullptr;
+    for (const Entry* e = from.base; e != from.end; ++e) Insert(*e);
+    from.end = from.base;
+    while (full != nullptr) {
+      Block* next = full->next;
+      for (const Entry& e : full->entries) Insert(e);
+      full->next = free_blocks_;
+      free_blocks_ = full;
+      full = next;
+    }
   }
 }
 

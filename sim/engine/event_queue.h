@@ -126,18 +126,21 @@ class EventQueue {
     Entry entries[kBlockEntries];
     Block* next;  // the block filled before this one in its bucket; or the next free block
   };
+  // A bucket keeps its last block when it empties, as a vector keeps its capacity, so that
+  // the low buckets, filled and emptied at every event, take no block each time.
   struct Bucket {
     Block* head = nullptr;   // the newest block, the only one that may be partly filled
-    Entry* end = nullptr;    // past the last entry in `head`; a bucket with a head holds one
-    Entry* limit = nullptr;  // past `head`'s last place
-    bool empty() const { return head == nullptr; }
+    Entry* base = nullptr;   // head's first place (nullptr: no block yet)
+    Entry* end = nullptr;    // past head's last entry; head is empty only if it is alone
+    Entry* limit = nullptr;  // past head's last place
+    bool empty() const { return end == base; }
     const Entry& back() const { return end[-1]; }
     template <typename F>
     void ForEach(F&& f) const {
-      const Entry* stop = end;
-      for (const Block* b = head; b != nullptr;
-           b = b->next, stop = b ? b->entries + kBlockEntries : nullptr) {
-        for (const Entry* e = b->entries; e != stop; ++e) f(*e);
+      for (const Entry* e = base; e != end; ++e) f(*e);
+      if (head == nullptr) return;
+      for (const Block* b = head->next; b != nullptr; b = b->next) {
+        for (const Entry& e : b->entries) f(e);
       }
     }
   };

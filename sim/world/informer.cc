@@ -51,7 +51,7 @@ std::string WatchQuery(const WatchRequest& watch) {
 
 }  // namespace
 
-InformerCallResult InformerCallResultOf(const ClientCall& call, std::string continue_token) {
+InformerCallResult InformerCallResultOf(const ClientCallState& call, std::string continue_token) {
   InformerCallResult result;
   result.outcome = call.outcome();
   if (result.outcome == CallOutcome::kSucceeded) {

@@ -61,7 +61,7 @@ struct InformerCallResult {
 
 // The result of a finished ClientCall; `continue_token` is what the server's answer to a
 // LIST page carried.
-InformerCallResult InformerCallResultOf(const ClientCall& call, std::string continue_token);
+InformerCallResult InformerCallResultOf(const ClientCallState& call, std::string continue_token);
 
 class Informer {
  public:

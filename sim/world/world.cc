@@ -144,9 +144,9 @@ int World::IssueCall(apf::Nanos now, int process, const CompiledRequest& request
   call.namespace_index = NamespaceIndexOf(request, scenario_, namespace_draw);
   if (informer) generators_[generator].informer_request = *informer;
   const Process& proc = processes_[process];
-  std::construct_at(&call.client, request.call_options, proc.bucket.get());
+  std::construct_at(&call.client, ContextOf(call));
   clients_[proc.client].timeline.OnCall();
-  ApplyStep(now, static_cast<int>(slot), call.client.Start(now));
+  ApplyStep(now, static_cast<int>(slot), call.client.Start(ContextOf(call), now));
   return static_cast<int>(slot);
 }
 
@@ -440,7 +440,7 @@ void World::DeliverResponse(apf::Nanos now, int ai, const HttpResponse& response
     // Counted before the call sees it: its first 429 makes it a rejected call.
     if (call.client.http429_responses() == 0) timeline.OnCallRejected();
   }
-  ApplyStep(now, a.call, call.client.OnResponse(now, response));
+  ApplyStep(now, a.call, call.client.OnResponse(ContextOf(call), now, response));
 }
 
 void World::LeaveGateway(Attempt& a) {
@@ -500,7 +500,7 @@ void World::OnCallAbort(apf::Nanos now, int c) {
     call.attempt = -1;
     ReleaseAttempt(ai);
   }
-  ApplyStep(now, c, call.client.OnAbortTimer(now));
+  ApplyStep(now, c, call.client.OnAbortTimer(ContextOf(call), now));
 }
 
 std::vector<std::uint64_t> World::PendingCallsByClient() const {
@@ -530,7 +530,7 @@ void World::FinishCall(apf::Nanos now, int c) {
     d.group = finished_request_.api_group;
     d.resource = finished_request_.resource;
     d.name = finished_request_.name;
-    std::string message = call.client.ErrorMessage(d);
+    std::string message = call.client.ErrorMessage(ContextOf(call), d);
     auto it = std::find_if(client.errors.begin(), client.errors.end(),
                            [&](const auto& e) { return e.first == message; });
     if (it == client.errors.end()) {
@@ -624,7 +624,7 @@ void World::HandleEvent(apf::Nanos now, const Event& event) {
     case kCallWake: {
       const int c = static_cast<int>(event.arg32);
       assert(calls_[c].live() && calls_[c].attempt < 0);
-      ApplyStep(now, c, calls_[c].client.Wake(now));
+      ApplyStep(now, c, calls_[c].client.Wake(ContextOf(calls_[c]), now));
       break;
     }
     case kCallAbort:

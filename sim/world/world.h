@@ -212,6 +212,7 @@ class World : public EventHandler {
   void RecordRejection(apf::Nanos now, Attempt& attempt, apf::RejectReason why, bool queued);
   void ScheduleBackend(int replica);
   Client& ClientOf(const Attempt& attempt);
+  CallContext ContextOf(const Call& call) const;
 
   void OnInterval(apf::Nanos now);
 

@@ -102,9 +102,10 @@ struct World::Call {
   apf::Nanos issued = 0;
   std::uint64_t serial = 0;  // the call's number in the run, for traces
   // The call's client-go state, built in place by IssueCall while the call is live: a
-  // ClientCall has no empty state, and an optional's flag would pad every call by 8 bytes.
+  // ClientCallState has no empty state, and an optional's flag would pad every call by 8
+  // bytes.
   union {
-    ClientCall client;
+    ClientCallState client;
   };
   // What varies between calls of `request` (WriteCallRequest): the namespace drawn, and
   // for a call of the informer pattern its generator's informer_request.
@@ -118,7 +119,7 @@ struct World::Call {
   Call() {}  // `client` is left unbuilt
 };
 // A finished call's ClientCall is left as it is, which is sound only while it owns nothing.
-static_assert(std::is_trivially_destructible_v<ClientCall>);
+static_assert(std::is_trivially_destructible_v<ClientCallState>);
 
 struct World::SentRequest {
   int request_id = -1;  // the CompiledRequest's id; -1 for a replayed row's
@@ -166,6 +167,11 @@ struct World::Attempt {
   const char* outcome = "";
   const char* reason = "";
 };
+
+// A call's client-go context: its request's options and its process's token bucket.
+inline CallContext World::ContextOf(const Call& call) const {
+  return {call.request->call_options, processes_[call.process].bucket.get()};
+}
 
 inline World::Client& World::ClientOf(const Attempt& attempt) {
   return clients_[processes_[attempt.process].client];
