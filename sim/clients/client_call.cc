@@ -346,7 +346,7 @@ bool ClientCallState::TransportRetryable(const CallContext& c, TransportError er
 CallStep ClientCallState::OnResponse(const CallContext& c, Nanos now,
                                      const HttpResponse& response) {
   assert(state_ == State::kInFlight);
-  response_status_ = response.status_code;
+  response_status_ = static_cast<std::int16_t>(response.status_code);
   response_has_retry_after_ = response.has_retry_after;
   response_retry_after_seconds_ = response.retry_after_seconds;
   response_body_is_status_ = response.body_is_status;

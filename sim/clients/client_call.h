@@ -272,12 +272,12 @@ class ClientCallState {
   // The last response, its fields unpacked (an HttpResponse would pad to 32 bytes).
   std::uint32_t response_body_size_ = 0;
   const char* response_body_ = nullptr;
-  std::int32_t response_status_ = 200;
   std::int32_t response_retry_after_seconds_ = 0;
 
   int retry_attempts_ = 0;  // withRetry.attempts: responses and errors judged so far
   int attempts_sent_ = 0;
   int http429_responses_ = 0;
+  std::int16_t response_status_ = 200;  // of the last response: an HTTP status, 100 to 599
 
   State state_ = State::kIdle;
   CallOutcome outcome_ = CallOutcome::kPending;

@@ -136,9 +136,13 @@ int World::IssueCall(apf::Nanos now, int process, const CompiledRequest& request
   Call& call = calls_[slot];
   call.process = process;
   call.generator = generator;
-  call.request = &request;
-  call.replay_request = replay_request;
-  call.serial = ++calls_total_;
+  assert(replay_request >= 0 || request.id >= 0);
+  call.request = replay_request >= 0 ? -1 - replay_request : request.id;
+  ++calls_total_;
+  if (trace_client_ >= 0 || trace_level_ >= 0) {
+    if (slot >= call_serials_.size()) call_serials_.resize(slot + 1);
+    call_serials_[slot] = calls_total_;
+  }
   call.issued = now;
   call.attempt = -1;
   call.namespace_index = NamespaceIndexOf(request, scenario_, namespace_draw);
@@ -167,7 +171,7 @@ void World::ApplyStep(apf::Nanos now, int c, const CallStep& step) {
 }
 
 inline void World::WriteRequestOf(const Call& call, apf::RequestInfo* out) const {
-  WriteCallRequest(*call.request, scenario_, processes_[call.process].index, call.namespace_index,
+  WriteCallRequest(RequestOf(call), scenario_, processes_[call.process].index, call.namespace_index,
                    out);
   // Only the informer pattern's generator issues calls with an informer request.
   if (call.generator >= 0 && generators_[call.generator].informer) {
@@ -178,7 +182,7 @@ inline void World::WriteRequestOf(const Call& call, apf::RequestInfo* out) const
 }
 
 inline std::uint32_t World::WriteSentRequest(const Call& call) {
-  const CompiledRequest& request = *call.request;
+  const CompiledRequest& request = RequestOf(call);
   std::uint32_t slot;
   if (request.id >= 0 && !free_sent_by_request_[request.id].empty()) {
     slot = free_sent_by_request_[request.id].back();
@@ -211,7 +215,7 @@ void World::SendAttempt(apf::Nanos now, int c, const CallStep& step) {
   a.arrived = now;
   a.try_number = step.attempt;
   a.process = call.process;
-  a.call_serial = call.serial;
+  a.call_serial = call_serials_.empty() ? 0 : call_serials_[c];
   a.sent = WriteSentRequest(call);
   const apf::RequestInfo& sent = SentRequestOf(a);
   a.traced = trace_client_ == proc.client;
@@ -226,12 +230,13 @@ void World::SendAttempt(apf::Nanos now, int c, const CallStep& step) {
   if (clients_[proc.client].spec->via_gateway && !PassGateway(now, static_cast<int>(slot))) return;
   Replica& rep = *replicas_[a.replica];
   load_balancer_.Arrived(a.replica);
-  std::optional<apf::Nanos> user_timeout = call.request->query_timeout;
+  const CompiledRequest& request = RequestOf(call);
+  std::optional<apf::Nanos> user_timeout = request.query_timeout;
   if (step.timeout_param_ns > 0) user_timeout = step.timeout_param_ns;
   const apf::Admission admission =
       rep.flow_control->Start(now, Ref(slot, a.generation), proc.user, sent, user_timeout,
                               rep.flow_control->classifier() ? &proc.subjects : nullptr,
-                              call.request->tmpl->seats ? &*call.request->tmpl->seats : nullptr);
+                              request.tmpl->seats ? &*request.tmpl->seats : nullptr);
   OnAdmitted(now, static_cast<int>(slot), admission);
 }
 
@@ -346,9 +351,9 @@ void World::StartExecution(apf::Nanos now, int ai) {
   const Call& call = calls_[a.call];
   a.executing = true;
   const apf::RequestInfo& sent = SentRequestOf(a);
-  if (call.request->is_watch) a.registration = rep.flow_control->watches().RegisterWatch(sent);
+  if (RequestOf(call).is_watch) a.registration = rep.flow_control->watches().RegisterWatch(sent);
   const Execution e =
-      rep.server.Execute(now, a.arrived, *call.request, sent, processes_[call.process].user.name);
+      rep.server.Execute(now, a.arrived, RequestOf(call), sent, processes_[call.process].user.name);
   a.event_rejected = e.event_rejected;
   const std::uint64_t ref = Ref(ai, a.generation);
   if (rep.backend) {
@@ -380,7 +385,7 @@ void World::OnExecDone(apf::Nanos now, int ai) {
   engine_.Cancel(a.timeout);  // a 504 not yet due no longer applies
   if (a.handle.valid() && rep.flow_control->apf_enabled() && a.dispatched >= 0) {
     FlowMetrics::Series& m = metrics_.At(a.replica, a.handle.level, a.flow_schema);
-    (calls_[a.call].request->is_watch ? m.execution_watch : m.execution_regular)
+    (RequestOf(calls_[a.call]).is_watch ? m.execution_watch : m.execution_regular)
         .Observe(now - a.dispatched);
   }
   if (a.outcome[0] == '\0') {
@@ -394,7 +399,7 @@ void World::OnExecDone(apf::Nanos now, int ai) {
     engine_.At(release_at, Event{kSeatRelease, 0, Ref(ai, a.generation)});
   }
   const Call& call = calls_[a.call];
-  const bool opens_watch = call.request->is_watch && !a.event_rejected && !a.answered;
+  const bool opens_watch = RequestOf(call).is_watch && !a.event_rejected && !a.answered;
   if (opens_watch) {
     a.watch_open = true;
     apf::Nanos ends_at = now + rep.server.WatchLifetime(SentRequestOf(a));
@@ -405,7 +410,7 @@ void World::OnExecDone(apf::Nanos now, int ai) {
     }
     engine_.At(ends_at, Event{kWatchEnd, 0, Ref(ai, a.generation)});
   }
-  if (!a.answered) DeliverResponse(now, ai, Apiserver::Answer(*call.request, a.event_rejected));
+  if (!a.answered) DeliverResponse(now, ai, Apiserver::Answer(RequestOf(call), a.event_rejected));
   ReleaseAttempt(ai);
 }
 
@@ -522,7 +527,7 @@ void World::FinishCall(apf::Nanos now, int c) {
   // The call's request as its attempts sent it, for its error message and an informer's
   // page; a call that succeeded outside an informer needs neither.
   if (!ok || informer) {
-    finished_request_ = call.request->info;
+    finished_request_ = RequestOf(call).info;
     WriteRequestOf(call, &finished_request_);
   }
   if (!ok) {
@@ -540,21 +545,18 @@ void World::FinishCall(apf::Nanos now, int c) {
     }
   }
   const int g = call.generator;
-  const bool was_watch = call.request->is_watch;
+  const bool was_watch = RequestOf(call).is_watch;
   std::optional<InformerCallResult> informer_result;
   if (informer) {
     // The page's continue token, as the apiserver answered it (every replica holds the
     // same objects).
     informer_result = InformerCallResultOf(
         call.client,
-        ok && call.request->is_list
-            ? replicas_[0]->server.ListPageOf(*call.request, finished_request_).continue_token
+        ok && RequestOf(call).is_list
+            ? replicas_[0]->server.ListPageOf(RequestOf(call), finished_request_).continue_token
             : std::string());
   }
-  if (call.replay_request >= 0) {
-    replay_requests_.Release(static_cast<std::uint32_t>(call.replay_request));
-    call.replay_request = -1;
-  }
+  if (call.request < 0) replay_requests_.Release(static_cast<std::uint32_t>(-1 - call.request));
   call.process = -1;
   ++call.generation;
   calls_.Release(static_cast<std::uint32_t>(c));

@@ -213,6 +213,7 @@ class World : public EventHandler {
   void ScheduleBackend(int replica);
   Client& ClientOf(const Attempt& attempt);
   CallContext ContextOf(const Call& call) const;
+  const CompiledRequest& RequestOf(const Call& call) const;
 
   void OnInterval(apf::Nanos now);
 
@@ -244,6 +245,9 @@ class World : public EventHandler {
   apf::RequestInfo finished_request_;  // FinishCall's scratch
   std::uint64_t attempts_total_ = 0;
   std::uint64_t calls_total_ = 0;
+  // Each live call's number in the run (by call slot), for --trace's lines; empty unless
+  // --trace is on, so that a waiting call does not carry it.
+  std::vector<std::uint64_t> call_serials_;
   SlotPool<ReplayRequest> replay_requests_;
   std::int64_t replayed_calls_ = 0;
   std::map<std::string, int> audit_clients_;  // identity key -> client (spec.auditLog)

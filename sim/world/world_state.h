@@ -97,28 +97,30 @@ struct World::InformerRequestShape {
 
 struct World::Call {
   // A call waiting in its client (a token, a Retry-After) costs its slot and a 16-byte
-  // posted wake-up (issue 18): wide fields first, no field another implies.
-  const CompiledRequest* request = nullptr;
-  apf::Nanos issued = 0;
-  std::uint64_t serial = 0;  // the call's number in the run, for traces
+  // posted wake-up (issue 18): no field another implies, and nothing kept for --trace
+  // alone (its serial number is in World::call_serials_ when tracing).
+  //
   // The call's client-go state, built in place by IssueCall while the call is live: a
   // ClientCallState has no empty state, and an optional's flag would pad every call by 8
   // bytes.
   union {
     ClientCallState client;
   };
-  // What varies between calls of `request` (WriteCallRequest): the namespace drawn, and
+  apf::Nanos issued = 0;
+  // Its request: requests_[request] when 0 or more; else a replayed row's, in slot
+  // -1 - request of replay_requests_ (World::RequestOf).
+  std::int32_t request = 0;
+  // What varies between calls of the request (WriteCallRequest): the namespace drawn, and
   // for a call of the informer pattern its generator's informer_request.
   std::uint32_t namespace_index = 0;
   std::uint32_t generation = 0;
   int process = -1;  // -1: the slot is free
   int generator = -1;
-  int attempt = -1;         // the attempt in flight
-  int replay_request = -1;  // its slot in replay_requests_, -1 when not replayed
+  int attempt = -1;  // the attempt in flight
   bool live() const { return process >= 0; }
   Call() {}  // `client` is left unbuilt
 };
-// A finished call's ClientCall is left as it is, which is sound only while it owns nothing.
+// A finished call's ClientCallState is left as it is, which is sound only while it owns nothing.
 static_assert(std::is_trivially_destructible_v<ClientCallState>);
 
 struct World::SentRequest {
@@ -169,8 +171,14 @@ struct World::Attempt {
 };
 
 // A call's client-go context: its request's options and its process's token bucket.
+inline const CompiledRequest& World::RequestOf(const Call& call) const {
+  return call.request >= 0
+             ? *requests_[static_cast<std::size_t>(call.request)]
+             : replay_requests_[static_cast<std::uint32_t>(-1 - call.request)].compiled;
+}
+
 inline CallContext World::ContextOf(const Call& call) const {
-  return {call.request->call_options, processes_[call.process].bucket.get()};
+  return {RequestOf(call).call_options, processes_[call.process].bucket.get()};
 }
 
 inline World::Client& World::ClientOf(const Attempt& attempt) {
