@@ -59,4 +59,19 @@ static void BM_EventQueueHoldWithCancel(benchmark::State& state) {
 }
 BENCHMARK(BM_EventQueueHoldWithCancel)->Arg(100000);
 
+// The same hold with posted events, as the world wakes a call from a token wait or a
+// Retry-After sleep: no slot, only the radix entry.
+static void BM_EventQueuePostHold(benchmark::State& state) {
+  const auto population = static_cast<size_t>(state.range(0));
+  sim::EventQueue queue(/*posted_kind=*/0);
+  auto gaps = std::make_unique<Gaps>(1);
+  for (size_t i = 0; i < population; ++i) queue.Post(gaps->Next(), static_cast<std::uint32_t>(i));
+  for (auto _ : state) {
+    auto fired = queue.Pop();
+    queue.Post(fired->time + gaps->Next(), fired->event.arg32);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_EventQueuePostHold)->Arg(1000)->Arg(100000)->Arg(1000000);
+
 BENCHMARK_MAIN();

@@ -139,7 +139,7 @@ int World::IssueCall(apf::Nanos now, int process, const CompiledRequest& request
   assert(replay_request >= 0 || request.id >= 0);
   call.request = replay_request >= 0 ? -1 - replay_request : request.id;
   ++calls_total_;
-  if (trace_client_ >= 0 || trace_level_ >= 0) {
+  if (tracing_) {
     if (slot >= call_serials_.size()) call_serials_.resize(slot + 1);
     call_serials_[slot] = calls_total_;
   }
@@ -148,9 +148,10 @@ int World::IssueCall(apf::Nanos now, int process, const CompiledRequest& request
   call.namespace_index = NamespaceIndexOf(request, scenario_, namespace_draw);
   if (informer) generators_[generator].informer_request = *informer;
   const Process& proc = processes_[process];
-  std::construct_at(&call.client, ContextOf(call));
+  const CallContext context{request.call_options, proc.bucket.get()};
+  std::construct_at(&call.client, context);
   clients_[proc.client].timeline.OnCall();
-  ApplyStep(now, static_cast<int>(slot), call.client.Start(ContextOf(call), now));
+  ApplyStep(now, static_cast<int>(slot), call.client.Start(context, now));
   return static_cast<int>(slot);
 }
 
@@ -170,9 +171,9 @@ void World::ApplyStep(apf::Nanos now, int c, const CallStep& step) {
   }
 }
 
-inline void World::WriteRequestOf(const Call& call, apf::RequestInfo* out) const {
-  WriteCallRequest(RequestOf(call), scenario_, processes_[call.process].index, call.namespace_index,
-                   out);
+inline void World::WriteRequestOf(const Call& call, const CompiledRequest& request,
+                                  apf::RequestInfo* out) const {
+  WriteCallRequest(request, scenario_, processes_[call.process].index, call.namespace_index, out);
   // Only the informer pattern's generator issues calls with an informer request.
   if (call.generator >= 0 && generators_[call.generator].informer) {
     const InformerRequest& informer = generators_[call.generator].informer_request;
@@ -181,8 +182,7 @@ inline void World::WriteRequestOf(const Call& call, apf::RequestInfo* out) const
   }
 }
 
-inline std::uint32_t World::WriteSentRequest(const Call& call) {
-  const CompiledRequest& request = RequestOf(call);
+inline std::uint32_t World::WriteSentRequest(const Call& call, const CompiledRequest& request) {
   std::uint32_t slot;
   if (request.id >= 0 && !free_sent_by_request_[request.id].empty()) {
     slot = free_sent_by_request_[request.id].back();
@@ -192,12 +192,13 @@ inline std::uint32_t World::WriteSentRequest(const Call& call) {
     sent_requests_[slot].request_id = request.id;
     sent_requests_[slot].info = request.info;
   }
-  WriteRequestOf(call, &sent_requests_[slot].info);
+  WriteRequestOf(call, request, &sent_requests_[slot].info);
   return slot;
 }
 
 void World::SendAttempt(apf::Nanos now, int c, const CallStep& step) {
   Call& call = calls_[c];
+  const CompiledRequest& request = RequestOf(call);
   const Process& proc = processes_[call.process];
   const std::uint32_t slot = attempts_.Acquire();
   Attempt& a = attempts_[slot];
@@ -216,7 +217,7 @@ void World::SendAttempt(apf::Nanos now, int c, const CallStep& step) {
   a.try_number = step.attempt;
   a.process = call.process;
   a.call_serial = call_serials_.empty() ? 0 : call_serials_[c];
-  a.sent = WriteSentRequest(call);
+  a.sent = WriteSentRequest(call, request);
   const apf::RequestInfo& sent = SentRequestOf(a);
   a.traced = trace_client_ == proc.client;
   if (a.traced || trace_level_ >= 0) a.trace_info = std::make_unique<Attempt::TracedRequest>();
@@ -230,7 +231,6 @@ void World::SendAttempt(apf::Nanos now, int c, const CallStep& step) {
   if (clients_[proc.client].spec->via_gateway && !PassGateway(now, static_cast<int>(slot))) return;
   Replica& rep = *replicas_[a.replica];
   load_balancer_.Arrived(a.replica);
-  const CompiledRequest& request = RequestOf(call);
   std::optional<apf::Nanos> user_timeout = request.query_timeout;
   if (step.timeout_param_ns > 0) user_timeout = step.timeout_param_ns;
   const apf::Admission admission =
@@ -528,7 +528,7 @@ void World::FinishCall(apf::Nanos now, int c) {
   // page; a call that succeeded outside an informer needs neither.
   if (!ok || informer) {
     finished_request_ = RequestOf(call).info;
-    WriteRequestOf(call, &finished_request_);
+    WriteRequestOf(call, RequestOf(call), &finished_request_);
   }
   if (!ok) {
     RequestDescription d;

@@ -188,8 +188,9 @@ class World : public EventHandler {
   void SendAttempt(apf::Nanos now, int call, const CallStep& step);
   // The request a call sends, written out for one attempt into a slot of sent_requests_
   // (the attempt holds it until released), or into `out`.
-  std::uint32_t WriteSentRequest(const Call& call);
-  void WriteRequestOf(const Call& call, apf::RequestInfo* out) const;
+  std::uint32_t WriteSentRequest(const Call& call, const CompiledRequest& request);
+  void WriteRequestOf(const Call& call, const CompiledRequest& request,
+                      apf::RequestInfo* out) const;
   const apf::RequestInfo& SentRequestOf(const Attempt& attempt) const;
   void ReleaseSentRequest(std::uint32_t slot);
   void DeliverResponse(apf::Nanos now, int attempt, const HttpResponse& response);
@@ -254,6 +255,7 @@ class World : public EventHandler {
   TrafficSpec audit_traffic_;
   int trace_client_ = -1;  // --trace names this client, or
   int trace_level_ = -2;   // this priority level (index in the configuration); -2: none
+  bool tracing_ = false;   // either
   LoadBalancer load_balancer_;
   apf::Nanos interval_start_ = 0;
   // A client's attempts per (level, flow schema) are counted at level * this + flow schema

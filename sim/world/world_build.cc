@@ -101,6 +101,7 @@ void World::Build() {
                            DidYouMean(options_.trace, names));
     }
   }
+  tracing_ = trace_client_ >= 0 || trace_level_ >= 0;
   engine_.At(scenario_.interval, Event{kInterval, 0, 0});
   for (size_t i = 0; i < scenario_.dumps.size(); ++i) {
     engine_.At(scenario_.dumps[i], Event{kDump, static_cast<std::uint32_t>(i), 0});

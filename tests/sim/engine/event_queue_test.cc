@@ -1,7 +1,7 @@
 // The event queue: against a deliberately simple reference (a map keyed by (time,
 // sequence), tests/reference/map_event_queue.h) on long random schedules with
-// cancellations, both firing the same events in the same order; ties, stale handles,
-// peeking and negative times; and the engine's three ways of stopping.
+// cancellations and posted events, both firing the same events in the same order; ties,
+// stale handles, peeking and negative times; and the engine's three ways of stopping.
 #include "sim/engine/event_queue.h"
 
 #include <catch2/catch.hpp>
@@ -34,71 +34,19 @@ std::uint64_t RequireReferenceNext(const sim::FiredEvent& fired,
 
 TEST_CASE("event queue fires in the same order as a map reference, with cancellations",
           "[engine][property]") {
-  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
-    sim::Random rng(seed);
-    sim::EventQueue queue;
-    reference::MapEventQueue reference;
-    std::vector<Pending> pending;  // may hold fired events; a cancel of one must fail in both
-    apf::Nanos now = 0;
-    std::uint64_t next_id = 0;
-    for (int step = 0; step < 20000; ++step) {
-      const std::uint64_t action = rng.UniformInt(10);
-      if (action < 5) {
-        // Small time ranges make many ties, which must break by insertion order.
-        apf::Nanos t = now + static_cast<apf::Nanos>(rng.UniformInt(seed % 2 ? 5 : 1000));
-        std::uint64_t id = next_id++;
-        sim::EventHandle h = queue.Schedule(t, sim::Event{1, 0, id});
-        pending.push_back({t, reference.Schedule(t, id), h});
-      } else if (action < 7 && !pending.empty()) {
-        size_t i = rng.UniformInt(pending.size());
-        bool a = queue.Cancel(pending[i].handle);
-        bool b = reference.Cancel(pending[i].time, pending[i].ref_seq);
-        REQUIRE(a == b);
-        pending[i] = pending.back();
-        pending.pop_back();
-      } else {
-        apf::Nanos rt;
-        std::uint64_t rid;
-        bool has = reference.Pop(&rt, &rid);
-        auto fired = queue.Pop();
-        REQUIRE(fired.has_value() == has);
-        if (has) {
-          REQUIRE(fired->time == rt);
-          REQUIRE(fired->event.arg64 == rid);
-          now = rt;
-        }
-      }
-      if (step % 997 == 0) queue.Compact();
-      // Peeking settles the radix base on the minimum; later schedules may go below it
-      // (still at or after `now`), which must rebuild the buckets correctly.
-      if (step % 13 == 0) queue.PeekTime();
-    }
-    // Drain both.
-    apf::Nanos rt;
-    std::uint64_t rid;
-    while (reference.Pop(&rt, &rid)) {
-      auto fired = queue.Pop();
-      REQUIRE(fired.has_value());
-      REQUIRE(fired->time == rt);
-      REQUIRE(fired->event.arg64 == rid);
-    }
-    REQUIRE_FALSE(queue.Pop().has_value());
-    REQUIRE(queue.empty());
-  }
-}
-
-TEST_CASE("posted events fire among scheduled ones in insertion order, cancellations around them",
-          "[engine][property]") {
-  // A posted event has no slot: its entry carries the arg, and it is always live, through
-  // cascades, Compact() and rebuilds after a peek. Args of 2^24 and more do not fit in the
-  // entry and go to a slot; both kinds must fire as Event{posted kind, arg, 0}.
+  // Scheduled and posted events mixed. A posted event has no slot: its entry carries the
+  // arg, and it stays live through cascades, Compact() and rebuilds after a peek. Args of
+  // 2^24 and more do not fit in the entry and go to a slot; both must fire as
+  // Event{posted kind, arg, 0}.
   constexpr std::uint32_t kPostedKind = 7;
   constexpr std::uint32_t kWide = 1u << 24;
-  for (std::uint64_t seed = 1; seed <= 10; ++seed) {
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
     sim::Random rng(seed);
     sim::EventQueue queue(kPostedKind);
     reference::MapEventQueue reference;
-    std::vector<Pending> pending;  // scheduled events only: posted ones cannot be cancelled
+    // Scheduled events (posted ones cannot be cancelled); may hold fired events, and a
+    // cancel of one must fail in both.
+    std::vector<Pending> pending;
     apf::Nanos now = 0;
     std::uint64_t next_id = 0;
     auto id_of = [&](const sim::FiredEvent& fired) -> std::uint64_t {
@@ -108,10 +56,12 @@ TEST_CASE("posted events fire among scheduled ones in insertion order, cancellat
     };
     for (int step = 0; step < 20000; ++step) {
       const std::uint64_t action = rng.UniformInt(12);
+      // Small time ranges make many ties, which must break by insertion order.
       const apf::Nanos t = now + static_cast<apf::Nanos>(rng.UniformInt(seed % 2 ? 5 : 1000));
-      if (action < 3) {
+      if (action < 4) {
         const std::uint64_t id = next_id++;
-        pending.push_back({t, reference.Schedule(t, id), queue.Schedule(t, sim::Event{1, 0, id})});
+        const sim::EventHandle h = queue.Schedule(t, sim::Event{1, 0, id});
+        pending.push_back({t, reference.Schedule(t, id), h});
       } else if (action < 6) {
         const std::uint64_t id = next_id++;
         reference.Schedule(t, id);
@@ -135,8 +85,11 @@ TEST_CASE("posted events fire among scheduled ones in insertion order, cancellat
         }
       }
       if (step % 997 == 0) queue.Compact();
+      // Peeking settles the radix base on the minimum; later schedules may go below it
+      // (still at or after `now`), which must rebuild the buckets correctly.
       if (step % 13 == 0) queue.PeekTime();
     }
+    // Drain both.
     apf::Nanos rt;
     std::uint64_t rid;
     while (reference.Pop(&rt, &rid)) {
@@ -145,6 +98,7 @@ TEST_CASE("posted events fire among scheduled ones in insertion order, cancellat
       REQUIRE(fired->time == rt);
       REQUIRE(id_of(*fired) == rid);
     }
+    REQUIRE_FALSE(queue.Pop().has_value());
     REQUIRE(queue.empty());
   }
 }
