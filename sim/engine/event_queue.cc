@@ -235,9 +235,9 @@ void EventQueue::Compact() {
     });
     entries_ -= held - kept.size();
     Clear(bucket);
-    // The base is unchanged, so each entry belongs to this bucket still. ForEach went
-    // newest first; pushing in reverse keeps the bucket's order (not that order matters).
-    for (auto it = kept.rbegin(); it != kept.rend(); ++it) Push(bucket, *it);
+    // The base is unchanged, so each entry belongs to this bucket still. Order within a
+    // bucket does not matter: a cascade looks for its minimum, and bucket 0 holds one key.
+    for (const Entry& e : kept) Push(bucket, e);
     if (kept.empty()) occupied_[b >> 6] &= ~(std::uint64_t{1} << (b & 63));
   }
   assert(entries_ == live_);
