@@ -38,6 +38,7 @@ void EventQueue::PopBack(Bucket& bucket) {
 }
 
 void EventQueue::Clear(Bucket& bucket) {
+  bucket.min = Entry{UINT64_MAX, UINT64_MAX};
   if (bucket.head == nullptr) return;
   while (Block* block = bucket.head->next) {
     bucket.head->next = block->next;
@@ -161,25 +162,25 @@ bool EventQueue::SettleMinimum() {
     // telling them apart here would read every moved entry's slot, a likely cache miss,
     // while cancellations are few. A dead minimum is as good a base as a live one.
     Bucket& from = buckets_[b];
-    Entry min = from.back();
-    size_t moved = 0;
-    from.ForEach([&](const Entry& e) {
-      if (Before(e, min)) min = e;
-      ++moved;
-    });
     occupied_[b >> 6] &= ~(std::uint64_t{1} << (b & 63));
-    last_ = min;
-    entries_ -= moved;
+    last_ = from.min;
+    from.min = Entry{UINT64_MAX, UINT64_MAX};
+    // Every entry moves, so entries_ stays as it is.
+    const auto move = [&](const Entry& e) {
+      const int to = BucketOf(e);
+      Push(buckets_[to], e);
+      occupied_[to >> 6] |= std::uint64_t{1} << (to & 63);
+    };
     // Each full block is handed back as soon as its entries have moved, for the lower
     // buckets to take: a cascade of most of the pending entries then needs no second copy
     // of them. The head block stays with the bucket.
     Block* full = from.head->next;
     from.head->next = nullptr;
-    for (const Entry* e = from.base; e != from.end; ++e) Insert(*e);
+    for (const Entry* e = from.base; e != from.end; ++e) move(*e);
     from.end = from.base;
     while (full != nullptr) {
       Block* next = full->next;
-      for (const Entry& e : full->entries) Insert(e);
+      for (const Entry& e : full->entries) move(e);
       full->next = free_blocks_;
       free_blocks_ = full;
       full = next;

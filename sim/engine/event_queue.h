@@ -133,6 +133,9 @@ class EventQueue {
     Entry* base = nullptr;   // head's first place (nullptr: no block yet)
     Entry* end = nullptr;    // past head's last entry; head is empty only if it is alone
     Entry* limit = nullptr;  // past head's last place
+    // The smallest entry pushed since the bucket was last cleared (kept up by Push, so
+    // that a cascade need not look for it; bucket 0's, popped from, is not used).
+    Entry min{UINT64_MAX, UINT64_MAX};
     bool empty() const { return end == base; }
     const Entry& back() const { return end[-1]; }
     template <typename F>
@@ -168,6 +171,7 @@ class EventQueue {
   void Push(Bucket& bucket, const Entry& e) {
     if (bucket.end == bucket.limit) AddBlock(bucket);
     *bucket.end++ = e;
+    if (Before(e, bucket.min)) bucket.min = e;
   }
   void AddBlock(Bucket& bucket);
   void PopBack(Bucket& bucket);
