@@ -298,7 +298,7 @@ class ClientCall : public ClientCallState {
  public:
   // `options` and `limiter` must outlive the call (see CallContext).
   ClientCall(const ClientCallOptions& options, apf::RateLimiter* limiter)
-      : ClientCallState({options, limiter}), options_(&options), limiter_(limiter) {}
+      : ClientCallState({options, limiter}), context_{options, limiter} {}
   ClientCall(ClientCallOptions&& options, apf::RateLimiter* limiter) = delete;
 
   CallStep Start(apf::Nanos now) { return ClientCallState::Start(context(), now); }
@@ -316,9 +316,8 @@ class ClientCall : public ClientCallState {
   }
 
  private:
-  CallContext context() const { return {*options_, limiter_}; }
-  const ClientCallOptions* options_;
-  apf::RateLimiter* limiter_;
+  const CallContext& context() const { return context_; }
+  CallContext context_;
 };
 
 }  // namespace sim

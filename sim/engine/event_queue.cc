@@ -38,7 +38,7 @@ void EventQueue::PopBack(Bucket& bucket) {
 }
 
 void EventQueue::Clear(Bucket& bucket) {
-  bucket.min = Entry{UINT64_MAX, UINT64_MAX};
+  bucket.min = kAboveAll;
   if (bucket.head == nullptr) return;
   while (Block* block = bucket.head->next) {
     bucket.head->next = block->next;
@@ -48,11 +48,18 @@ void EventQueue::Clear(Bucket& bucket) {
   bucket.end = bucket.base;
 }
 
-inline void EventQueue::Insert(const Entry& e) {
+inline void EventQueue::Place(const Entry& e) {
   const int b = BucketOf(e);
   Push(buckets_[b], e);
   occupied_[b >> 6] |= std::uint64_t{1} << (b & 63);
-  ++entries_;
+}
+
+std::uint64_t EventQueue::IdOf(std::uint64_t sequence, std::uint64_t low) {
+  if (sequence >= (std::uint64_t{1} << (64 - kSequenceShift))) {
+    std::fprintf(stderr, "apfsim: internal limit: more than 2^39 scheduled events\n");
+    std::abort();
+  }
+  return (sequence << kSequenceShift) | low;
 }
 
 EventHandle EventQueue::Schedule(apf::Nanos time, const Event& event) {
@@ -87,14 +94,13 @@ EventHandle EventQueue::ScheduleWithSequence(apf::Nanos time, std::uint64_t sequ
     slot = static_cast<std::uint32_t>(slots_.size());
     slots_.emplace_back();
   }
-  if (slot >= (1u << kSlotBits) || sequence >= (std::uint64_t{1} << (64 - kSequenceShift))) {
-    std::fprintf(stderr,
-                 "apfsim: internal limit: more than 2^24 pending or 2^39 scheduled events\n");
+  if (slot >= (1u << kSlotBits)) {
+    std::fprintf(stderr, "apfsim: internal limit: more than 2^24 events pending\n");
     std::abort();
   }
   Slot& s = slots_[slot];
   s.event = event;
-  s.id = (sequence << kSequenceShift) | slot;
+  s.id = IdOf(sequence, slot);
   s.next_free = UINT32_MAX;
   AddEntry(Entry{TimeKey(time), s.id});
   return EventHandle{slot, s.generation};
@@ -105,12 +111,7 @@ void EventQueue::Post(apf::Nanos time, std::uint32_t arg) {
     Schedule(time, Event{posted_kind_, arg, 0});
     return;
   }
-  const std::uint64_t sequence = next_sequence_++;
-  if (sequence >= (std::uint64_t{1} << (64 - kSequenceShift))) {
-    std::fprintf(stderr, "apfsim: internal limit: more than 2^39 scheduled events\n");
-    std::abort();
-  }
-  AddEntry(Entry{TimeKey(time), (sequence << kSequenceShift) | kPosted | arg});
+  AddEntry(Entry{TimeKey(time), IdOf(next_sequence_++, kPosted | arg)});
 }
 
 void EventQueue::AddEntry(const Entry& entry) {
@@ -164,23 +165,18 @@ bool EventQueue::SettleMinimum() {
     Bucket& from = buckets_[b];
     occupied_[b >> 6] &= ~(std::uint64_t{1} << (b & 63));
     last_ = from.min;
-    from.min = Entry{UINT64_MAX, UINT64_MAX};
-    // Every entry moves, so entries_ stays as it is.
-    const auto move = [&](const Entry& e) {
-      const int to = BucketOf(e);
-      Push(buckets_[to], e);
-      occupied_[to >> 6] |= std::uint64_t{1} << (to & 63);
-    };
+    from.min = kAboveAll;
+    // Every entry moves (Place, not Insert), so entries_ stays as it is.
     // Each full block is handed back as soon as its entries have moved, for the lower
     // buckets to take: a cascade of most of the pending entries then needs no second copy
     // of them. The head block stays with the bucket.
     Block* full = from.head->next;
     from.head->next = nullptr;
-    for (const Entry* e = from.base; e != from.end; ++e) move(*e);
+    for (const Entry* e = from.base; e != from.end; ++e) Place(*e);
     from.end = from.base;
     while (full != nullptr) {
       Block* next = full->next;
-      for (const Entry& e : full->entries) move(e);
+      for (const Entry& e : full->entries) Place(e);
       full->next = free_blocks_;
       free_blocks_ = full;
       full = next;

@@ -110,6 +110,7 @@ class EventQueue {
     std::uint32_t generation = 0;
     std::uint32_t next_free = UINT32_MAX;
   };
+  static constexpr Entry kAboveAll{UINT64_MAX, UINT64_MAX};  // no entry is above this
   static constexpr int kSlotBits = 24;
   static constexpr std::uint64_t kPosted = std::uint64_t{1} << kSlotBits;
   static constexpr int kSequenceShift = kSlotBits + 1;
@@ -135,7 +136,7 @@ class EventQueue {
     Entry* limit = nullptr;  // past head's last place
     // The smallest entry pushed since the bucket was last cleared (kept up by Push, so
     // that a cascade need not look for it; bucket 0's, popped from, is not used).
-    Entry min{UINT64_MAX, UINT64_MAX};
+    Entry min = kAboveAll;
     bool empty() const { return end == base; }
     const Entry& back() const { return end[-1]; }
     template <typename F>
@@ -163,7 +164,14 @@ class EventQueue {
   static bool IsPosted(const Entry& e) { return (e.id & kPosted) != 0; }
   bool IsLive(const Entry& e) const { return IsPosted(e) || slots_[SlotOf(e)].id == e.id; }
   int BucketOf(const Entry& e) const;
-  void Insert(const Entry& e);
+  // Puts an entry in the bucket its key belongs to; Insert also counts it.
+  void Place(const Entry& e);
+  void Insert(const Entry& e) {
+    Place(e);
+    ++entries_;
+  }
+  // The id of the event with this sequence and low bits (a slot, or kPosted and an arg).
+  static std::uint64_t IdOf(std::uint64_t sequence, std::uint64_t low);
   // Makes bucket 0 hold the smallest live entry; false when there is none.
   bool SettleMinimum();
   void FreeSlot(std::uint32_t slot);

@@ -215,8 +215,9 @@ void World::SendAttempt(apf::Nanos now, int c, const CallStep& step) {
   a.replica = load_balancer_.Pick(proc.replica, clients_[proc.client].spec->replica >= 0);
   a.arrived = now;
   a.try_number = step.attempt;
+  a.watch = request.is_watch;
   a.process = call.process;
-  a.call_serial = call_serials_.empty() ? 0 : call_serials_[c];
+  a.call_serial = tracing_ ? call_serials_[c] : 0;
   a.sent = WriteSentRequest(call, request);
   const apf::RequestInfo& sent = SentRequestOf(a);
   a.traced = trace_client_ == proc.client;
@@ -351,7 +352,7 @@ void World::StartExecution(apf::Nanos now, int ai) {
   const Call& call = calls_[a.call];
   a.executing = true;
   const apf::RequestInfo& sent = SentRequestOf(a);
-  if (RequestOf(call).is_watch) a.registration = rep.flow_control->watches().RegisterWatch(sent);
+  if (a.watch) a.registration = rep.flow_control->watches().RegisterWatch(sent);
   const Execution e =
       rep.server.Execute(now, a.arrived, RequestOf(call), sent, processes_[call.process].user.name);
   a.event_rejected = e.event_rejected;
@@ -385,8 +386,7 @@ void World::OnExecDone(apf::Nanos now, int ai) {
   engine_.Cancel(a.timeout);  // a 504 not yet due no longer applies
   if (a.handle.valid() && rep.flow_control->apf_enabled() && a.dispatched >= 0) {
     FlowMetrics::Series& m = metrics_.At(a.replica, a.handle.level, a.flow_schema);
-    (RequestOf(calls_[a.call]).is_watch ? m.execution_watch : m.execution_regular)
-        .Observe(now - a.dispatched);
+    (a.watch ? m.execution_watch : m.execution_regular).Observe(now - a.dispatched);
   }
   if (a.outcome[0] == '\0') {
     a.outcome = a.event_rejected ? "rejected" : "completed";
@@ -399,7 +399,7 @@ void World::OnExecDone(apf::Nanos now, int ai) {
     engine_.At(release_at, Event{kSeatRelease, 0, Ref(ai, a.generation)});
   }
   const Call& call = calls_[a.call];
-  const bool opens_watch = RequestOf(call).is_watch && !a.event_rejected && !a.answered;
+  const bool opens_watch = a.watch && !a.event_rejected && !a.answered;
   if (opens_watch) {
     a.watch_open = true;
     apf::Nanos ends_at = now + rep.server.WatchLifetime(SentRequestOf(a));
@@ -518,6 +518,7 @@ std::vector<std::uint64_t> World::PendingCallsByClient() const {
 
 void World::FinishCall(apf::Nanos now, int c) {
   Call& call = calls_[c];
+  const CompiledRequest& request = RequestOf(call);
   Client& client = clients_[processes_[call.process].client];
   const CallOutcome outcome = call.client.outcome();
   const bool ok = outcome == CallOutcome::kSucceeded;
@@ -527,8 +528,8 @@ void World::FinishCall(apf::Nanos now, int c) {
   // The call's request as its attempts sent it, for its error message and an informer's
   // page; a call that succeeded outside an informer needs neither.
   if (!ok || informer) {
-    finished_request_ = RequestOf(call).info;
-    WriteRequestOf(call, RequestOf(call), &finished_request_);
+    finished_request_ = request.info;
+    WriteRequestOf(call, request, &finished_request_);
   }
   if (!ok) {
     RequestDescription d;
@@ -545,15 +546,15 @@ void World::FinishCall(apf::Nanos now, int c) {
     }
   }
   const int g = call.generator;
-  const bool was_watch = RequestOf(call).is_watch;
+  const bool was_watch = request.is_watch;
   std::optional<InformerCallResult> informer_result;
   if (informer) {
     // The page's continue token, as the apiserver answered it (every replica holds the
     // same objects).
     informer_result = InformerCallResultOf(
         call.client,
-        ok && RequestOf(call).is_list
-            ? replicas_[0]->server.ListPageOf(RequestOf(call), finished_request_).continue_token
+        ok && request.is_list
+            ? replicas_[0]->server.ListPageOf(request, finished_request_).continue_token
             : std::string());
   }
   if (call.request < 0) replay_requests_.Release(static_cast<std::uint32_t>(-1 - call.request));

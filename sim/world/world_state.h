@@ -146,6 +146,7 @@ struct World::Attempt {
   bool answered = false;  // the client has its answer, or gave up
   bool executing = false;
   bool pending_release = false;  // seats held through the additional latency
+  bool watch = false;            // the call's request is a WATCH (kept here: the call may be gone)
   bool watch_open = false;
   bool event_rejected = false;  // refused by EventRateLimit at admission
   bool via_gateway = false;     // counted in the gateway's bounds until answered
