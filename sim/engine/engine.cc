@@ -39,7 +39,7 @@ StopReason Engine::Run(const RunLimits& limits) {
       now_ = limits.end_time;
       return StopReason::kEndTime;
     }
-    const FiredEvent fired = *queue_.Pop();
+    const FiredEvent fired = queue_.PopPeeked();
     now_ = fired.time;
     ++handled_here;
     ++events_handled_;

@@ -1,17 +1,12 @@
 #include "sim/engine/event_queue.h"
 
+#include <algorithm>
 #include <bit>
 #include <cassert>
 #include <cstdio>
 #include <cstdlib>
 
 namespace sim {
-
-inline int EventQueue::BucketOf(const Entry& e) const {
-  if (e.time != last_.time) return 64 + std::bit_width(e.time ^ last_.time);
-  if (e.id != last_.id) return std::bit_width(e.id ^ last_.id);
-  return 0;
-}
 
 void EventQueue::AddBlock(Bucket& bucket) {
   Block* block = free_blocks_;
@@ -23,43 +18,84 @@ void EventQueue::AddBlock(Bucket& bucket) {
   }
   block->next = bucket.head;
   bucket.head = block;
-  bucket.base = bucket.end = block->entries;
+  bucket.end = block->entries;
   bucket.limit = block->entries + kBlockEntries;
 }
 
-void EventQueue::PopBack(Bucket& bucket) {
-  if (--bucket.end != bucket.base || bucket.head->next == nullptr) return;
-  Block* block = bucket.head;
-  bucket.head = block->next;
-  bucket.base = bucket.head->entries;
-  bucket.end = bucket.limit = bucket.base + kBlockEntries;
-  block->next = free_blocks_;
-  free_blocks_ = block;
-}
-
 void EventQueue::Clear(Bucket& bucket) {
-  bucket.min = kAboveAll;
+  bucket.min_time = UINT64_MAX;
   if (bucket.head == nullptr) return;
   while (Block* block = bucket.head->next) {
     bucket.head->next = block->next;
     block->next = free_blocks_;
     free_blocks_ = block;
   }
-  bucket.end = bucket.base;
+  bucket.end = bucket.head->entries;
 }
 
-inline void EventQueue::Place(const Entry& e) {
-  const int b = BucketOf(e);
-  Push(buckets_[b], e);
-  occupied_[b >> 6] |= std::uint64_t{1} << (b & 63);
+inline void EventQueue::PlaceInBucket(const Entry& e) {
+  assert(e.time > base_time_);
+  const int level = kLevelOfWidth[std::bit_width(e.time ^ base_time_)];
+  const int digit = static_cast<int>(e.time >> (level * kDigitBits)) & (kDigits - 1);
+  Push(buckets_[level * kDigits + digit], e);
+  occupied_levels_ |= 1u << level;
+  occupied_digits_[level] |= std::uint64_t{1} << digit;
 }
 
-std::uint64_t EventQueue::IdOf(std::uint64_t sequence, std::uint64_t low) {
+inline void EventQueue::Insert(const Entry& e) {
+  ++entries_;
+  if (e.time != base_time_) {
+    PlaceInBucket(e);
+  } else {
+    InsertDue(e);
+  }
+}
+
+void EventQueue::InsertDue(const Entry& e) {
+  // In id order among those waiting. A new event's sequence is the largest, so it goes
+  // last; only a reserved one (ScheduleReserved) can go further forward.
+  due_.push_back(e);
+  size_t i = due_.size() - 1;
+  for (; i > due_head_ && due_[i - 1].id > e.id; --i) due_[i] = due_[i - 1];
+  due_[i] = e;
+}
+
+inline std::uint64_t EventQueue::IdOf(std::uint64_t sequence, std::uint64_t low) {
   if (sequence >= (std::uint64_t{1} << (64 - kSequenceShift))) {
     std::fprintf(stderr, "apfsim: internal limit: more than 2^39 scheduled events\n");
     std::abort();
   }
   return (sequence << kSequenceShift) | low;
+}
+
+inline void EventQueue::AddEntry(const Entry& entry) {
+  // Only after PeekTime() looked at an event later than this one can the new time be
+  // below the base; start the buckets afresh from it then.
+  if (entry.time < base_time_) Rebuild(entry.time);
+  Insert(entry);
+  ++live_;
+}
+
+inline EventHandle EventQueue::ScheduleWithSequence(apf::Nanos time, std::uint64_t sequence,
+                                                    const Event& event) {
+  std::uint32_t slot;
+  if (free_slot_ != UINT32_MAX) {
+    slot = free_slot_;
+    free_slot_ = slots_[slot].next_free;
+  } else {
+    slot = static_cast<std::uint32_t>(slots_.size());
+    slots_.emplace_back();
+  }
+  if (slot >= (1u << kSlotBits)) {
+    std::fprintf(stderr, "apfsim: internal limit: more than 2^24 events pending\n");
+    std::abort();
+  }
+  Slot& s = slots_[slot];
+  s.event = event;
+  s.id = IdOf(sequence, slot);
+  s.next_free = UINT32_MAX;
+  AddEntry(Entry{TimeKey(time), s.id});
+  return EventHandle{slot, s.generation};
 }
 
 EventHandle EventQueue::Schedule(apf::Nanos time, const Event& event) {
@@ -84,42 +120,12 @@ EventHandle EventQueue::ScheduleReserved(apf::Nanos time, std::uint64_t sequence
   return ScheduleWithSequence(time, sequence, event);
 }
 
-EventHandle EventQueue::ScheduleWithSequence(apf::Nanos time, std::uint64_t sequence,
-                                             const Event& event) {
-  std::uint32_t slot;
-  if (free_slot_ != UINT32_MAX) {
-    slot = free_slot_;
-    free_slot_ = slots_[slot].next_free;
-  } else {
-    slot = static_cast<std::uint32_t>(slots_.size());
-    slots_.emplace_back();
-  }
-  if (slot >= (1u << kSlotBits)) {
-    std::fprintf(stderr, "apfsim: internal limit: more than 2^24 events pending\n");
-    std::abort();
-  }
-  Slot& s = slots_[slot];
-  s.event = event;
-  s.id = IdOf(sequence, slot);
-  s.next_free = UINT32_MAX;
-  AddEntry(Entry{TimeKey(time), s.id});
-  return EventHandle{slot, s.generation};
-}
-
 void EventQueue::Post(apf::Nanos time, std::uint32_t arg) {
   if (arg >= (1u << kSlotBits)) {
     Schedule(time, Event{posted_kind_, arg, 0});
     return;
   }
   AddEntry(Entry{TimeKey(time), IdOf(next_sequence_++, kPosted | arg)});
-}
-
-void EventQueue::AddEntry(const Entry& entry) {
-  // Only after PeekTime() looked at an event later than this one can the new key be
-  // below the radix base; start the buckets afresh from it then.
-  if (Before(entry, last_)) Rebuild(entry);
-  Insert(entry);
-  ++live_;
 }
 
 bool EventQueue::Cancel(EventHandle handle) {
@@ -142,52 +148,66 @@ void EventQueue::FreeSlot(std::uint32_t slot) {
 
 bool EventQueue::SettleMinimum() {
   for (;;) {
-    Bucket& zero = buckets_[0];
-    while (!zero.empty() && !IsLive(zero.back())) {
-      PopBack(zero);
+    for (; due_head_ != due_.size(); ++due_head_) {
+      if (IsLive(due_[due_head_])) return true;
       --entries_;
     }
-    if (!zero.empty()) return true;
-    occupied_[0] &= ~std::uint64_t{1};
-    // The lowest non-empty bucket holds the minimum; it becomes the new base and every
-    // entry of that bucket moves to a lower one.
-    int b = -1;
-    for (int w = 0; w < 3; ++w) {
-      if (occupied_[w]) {
-        b = w * 64 + std::countr_zero(occupied_[w]);
-        break;
-      }
-    }
-    if (b < 0) return false;
-    // Cancelled entries move down with the live ones and are dropped in bucket 0:
-    // telling them apart here would read every moved entry's slot, a likely cache miss,
-    // while cancellations are few. A dead minimum is as good a base as a live one.
-    Bucket& from = buckets_[b];
-    occupied_[b >> 6] &= ~(std::uint64_t{1} << (b & 63));
-    last_ = from.min;
-    from.min = kAboveAll;
-    // Every entry moves (Place, not Insert), so entries_ stays as it is.
-    // Each full block is handed back as soon as its entries have moved, for the lower
-    // buckets to take: a cascade of most of the pending entries then needs no second copy
-    // of them. The head block stays with the bucket.
-    Block* full = from.head->next;
-    from.head->next = nullptr;
-    for (const Entry* e = from.base; e != from.end; ++e) Place(*e);
-    from.end = from.base;
-    while (full != nullptr) {
-      Block* next = full->next;
-      for (const Entry& e : full->entries) Place(e);
-      full->next = free_blocks_;
-      free_blocks_ = full;
-      full = next;
-    }
+    due_.clear();
+    due_head_ = 0;
+    if (occupied_levels_ == 0) return false;
+    Cascade();
   }
+}
+
+void EventQueue::Cascade() {
+  // The lowest non-empty bucket holds the earliest entries; its smallest time becomes the
+  // base, and every entry of the bucket moves to the due list or to a lower level. Other
+  // buckets stay where they are: the new base differs from the old only in this bucket's
+  // level and below, so every other entry's highest differing bit is where it was.
+  const int level = std::countr_zero(occupied_levels_);
+  std::uint64_t& digits = occupied_digits_[level];
+  const int digit = std::countr_zero(digits);
+  digits &= digits - 1;
+  if (digits == 0) occupied_levels_ &= ~(1u << level);
+  Bucket& from = buckets_[level * kDigits + digit];
+  base_time_ = from.min_time;
+  from.min_time = UINT64_MAX;
+  // Cancelled entries move down with the live ones and are dropped from the due list:
+  // telling them apart here would read every moved entry's slot, a likely cache miss,
+  // while cancellations are few.
+  auto move = [this](const Entry& e) {
+    if (e.time == base_time_) {
+      due_.push_back(e);
+    } else {
+      PlaceInBucket(e);
+    }
+  };
+  // Each full block is handed back as soon as its entries have moved, for the lower
+  // buckets to take: a cascade of most of the pending entries then needs no second copy
+  // of them. The head block stays with the bucket.
+  Block* full = from.head->next;
+  from.head->next = nullptr;
+  for (const Entry* e = from.head->entries; e != from.end; ++e) move(*e);
+  from.end = from.head->entries;
+  while (full != nullptr) {
+    Block* next = full->next;
+    for (const Entry& e : full->entries) move(e);
+    full->next = free_blocks_;
+    free_blocks_ = full;
+    full = next;
+  }
+  // The due list was empty; the bucket's entries came in no particular order.
+  if (due_.size() > 1) std::sort(due_.begin(), due_.end(), IdBefore);
 }
 
 std::optional<FiredEvent> EventQueue::Pop() {
   if (!SettleMinimum()) return std::nullopt;
-  const Entry top = buckets_[0].back();  // bucket 0 holds exactly the minimum
-  PopBack(buckets_[0]);
+  return PopPeeked();
+}
+
+FiredEvent EventQueue::PopPeeked() {
+  assert(due_head_ < due_.size() && IsLive(due_[due_head_]));
+  const Entry top = due_[due_head_++];
   --entries_;
   --live_;
   if (IsPosted(top)) {
@@ -201,29 +221,52 @@ std::optional<FiredEvent> EventQueue::Pop() {
 
 apf::Nanos EventQueue::PeekTime() {
   if (!SettleMinimum()) return apf::kNever;
-  return TimeOf(buckets_[0].back());
+  return TimeOf(due_[due_head_]);
 }
 
-void EventQueue::Rebuild(const Entry& new_last) {
+template <typename F>
+void EventQueue::ForEachBucket(F&& f) {
+  for (std::uint32_t levels = occupied_levels_; levels != 0; levels &= levels - 1) {
+    const int level = std::countr_zero(levels);
+    for (std::uint64_t digits = occupied_digits_[level]; digits != 0; digits &= digits - 1) {
+      f(level, std::countr_zero(digits));
+    }
+  }
+}
+
+void EventQueue::Rebuild(std::uint64_t new_base) {
   std::vector<Entry> all;
   all.reserve(entries_);
-  for (Bucket& bucket : buckets_) {
+  ForEachBucket([&](int level, int digit) {
+    Bucket& bucket = buckets_[level * kDigits + digit];
     bucket.ForEach([&](const Entry& e) {
       if (IsLive(e)) all.push_back(e);
     });
     Clear(bucket);
+  });
+  for (size_t i = due_head_; i < due_.size(); ++i) {
+    if (IsLive(due_[i])) all.push_back(due_[i]);
   }
-  occupied_[0] = occupied_[1] = occupied_[2] = 0;
-  entries_ = 0;
-  last_ = new_last;
-  for (const Entry& e : all) Insert(e);
+  due_.clear();
+  due_head_ = 0;
+  occupied_levels_ = 0;
+  std::fill(std::begin(occupied_digits_), std::end(occupied_digits_), 0);
+  entries_ = all.size();
+  base_time_ = new_base;
+  for (const Entry& e : all) {
+    if (e.time == base_time_) {
+      due_.push_back(e);
+    } else {
+      PlaceInBucket(e);
+    }
+  }
+  std::sort(due_.begin(), due_.end(), IdBefore);
 }
 
 void EventQueue::Compact() {
   std::vector<Entry> kept;
-  for (int b = 0; b < kBuckets; ++b) {
-    Bucket& bucket = buckets_[b];
-    if (bucket.empty()) continue;
+  ForEachBucket([&](int level, int digit) {
+    Bucket& bucket = buckets_[level * kDigits + digit];
     kept.clear();
     size_t held = 0;
     bucket.ForEach([&](const Entry& e) {
@@ -233,10 +276,19 @@ void EventQueue::Compact() {
     entries_ -= held - kept.size();
     Clear(bucket);
     // The base is unchanged, so each entry belongs to this bucket still. Order within a
-    // bucket does not matter: a cascade looks for its minimum, and bucket 0 holds one key.
+    // bucket does not matter: a cascade sorts what becomes due.
     for (const Entry& e : kept) Push(bucket, e);
-    if (kept.empty()) occupied_[b >> 6] &= ~(std::uint64_t{1} << (b & 63));
-  }
+    if (kept.empty()) {
+      occupied_digits_[level] &= ~(std::uint64_t{1} << digit);
+      if (occupied_digits_[level] == 0) occupied_levels_ &= ~(1u << level);
+    }
+  });
+  // The due list keeps its order.
+  const size_t held = due_.size() - due_head_;
+  due_.erase(due_.begin(), due_.begin() + static_cast<std::ptrdiff_t>(due_head_));
+  due_head_ = 0;
+  std::erase_if(due_, [&](const Entry& e) { return !IsLive(e); });
+  entries_ -= held - due_.size();
   assert(entries_ == live_);
 }
 

@@ -1,13 +1,20 @@
 // The engine's pending-event set, ordered by (time, insertion sequence), so events due at
 // the same instant fire in the order they were scheduled.
 //
-// It is a radix heap (Ahuja, Mehlhorn, Orlin and Tarjan) over the 128-bit key
-// (time, sequence). A radix heap needs every new key to be at least the last key taken
-// out, which a discrete-event simulation guarantees: nothing is scheduled in the past,
-// and the sequence only grows. Each entry moves to a lower bucket at most 128 times, and
-// in practice a handful, so a hold operation costs far less than a binary heap's
-// log(n) mispredicted comparisons. (If a caller peeks past the end of a run and then
-// schedules before the peeked event, the buckets are rebuilt once; see Schedule.)
+// It is a radix heap (Ahuja, Mehlhorn, Orlin and Tarjan) whose buckets are digits of six
+// bits, as in a hierarchical timing wheel, but exact. A radix heap needs every new key to
+// be at least the last one taken out, which a discrete-event simulation guarantees: nothing
+// is scheduled in the past. Relative to the base time (the last minimum), an entry belongs
+// to the level of the six-bit group holding the highest bit in which its time differs from
+// the base, and within the level to the bucket of its own digit there; lower levels and
+// lower digits hold earlier times. When the due list is empty, the lowest non-empty bucket
+// gives the new base (its smallest time) and its entries move down to lower levels or to
+// the due list. So an entry moves at most once per level (eleven cover 64 bits), and in
+// practice once or twice: with one-bit buckets (the previous design, over a 128-bit key of
+// time and sequence) it moved about ten times, and that was a tenth of a run's
+// instructions (issue 18). Events due at the base time wait in the due list, sorted by
+// sequence. (If a caller peeks past the end of a run and then schedules before the peeked
+// event, the buckets are rebuilt once; see Schedule.)
 //
 // An Event is a small plain struct (a kind and two integer arguments that the owner
 // interprets); there is no std::function and no allocation per event once the buckets
@@ -87,6 +94,9 @@ class EventQueue {
 
   // The time of the earliest live event, or apf::kNever.
   apf::Nanos PeekTime();
+  // Removes and returns the earliest live event, after PeekTime() returned its time and
+  // nothing was scheduled or cancelled since: Pop() without looking for it again.
+  FiredEvent PopPeeked();
 
   bool empty() const { return live_ == 0; }
   size_t size() const { return live_; }  // live (not cancelled) events
@@ -110,12 +120,20 @@ class EventQueue {
     std::uint32_t generation = 0;
     std::uint32_t next_free = UINT32_MAX;
   };
-  static constexpr Entry kAboveAll{UINT64_MAX, UINT64_MAX};  // no entry is above this
   static constexpr int kSlotBits = 24;
   static constexpr std::uint64_t kPosted = std::uint64_t{1} << kSlotBits;
   static constexpr int kSequenceShift = kSlotBits + 1;
   static constexpr std::uint64_t kNoId = UINT64_MAX;
-  static constexpr int kBuckets = 129;  // 0: equal to last; 1-64: id bits; 65-128: time bits
+  static constexpr int kDigitBits = 6;  // a level's occupancy is one 64-bit word
+  static constexpr int kDigits = 1 << kDigitBits;
+  static constexpr int kLevels = (64 + kDigitBits - 1) / kDigitBits;
+  // The level of a time whose XOR with the base is `w` bits wide (w > 0): a load where a
+  // division by six would be a multiplication and shifts.
+  static constexpr auto kLevelOfWidth = [] {
+    std::array<std::uint8_t, 65> levels{};
+    for (int w = 1; w <= 64; ++w) levels[w] = static_cast<std::uint8_t>((w - 1) / kDigitBits);
+    return levels;
+  }();
   // Entries cascade down through the buckets. Were a bucket a vector, it would keep the
   // capacity of its fullest moment: with hundreds of thousands of events pending the
   // buckets held several times the entries' own bytes, and a doubling vector briefly holds
@@ -131,18 +149,15 @@ class EventQueue {
   // the low buckets, filled and emptied at every event, take no block each time.
   struct Bucket {
     Block* head = nullptr;   // the newest block, the only one that may be partly filled
-    Entry* base = nullptr;   // head's first place (nullptr: no block yet)
     Entry* end = nullptr;    // past head's last entry; head is empty only if it is alone
     Entry* limit = nullptr;  // past head's last place
-    // The smallest entry pushed since the bucket was last cleared (kept up by Push, so
-    // that a cascade need not look for it; bucket 0's, popped from, is not used).
-    Entry min = kAboveAll;
-    bool empty() const { return end == base; }
-    const Entry& back() const { return end[-1]; }
+    // The smallest time pushed since the bucket was last emptied (kept up by Push, so that
+    // a cascade need not look for it).
+    std::uint64_t min_time = UINT64_MAX;
     template <typename F>
     void ForEach(F&& f) const {
-      for (const Entry* e = base; e != end; ++e) f(*e);
       if (head == nullptr) return;
+      for (const Entry* e = head->entries; e != end; ++e) f(*e);
       for (const Block* b = head->next; b != nullptr; b = b->next) {
         for (const Entry& e : b->entries) f(e);
       }
@@ -155,44 +170,48 @@ class EventQueue {
   static apf::Nanos TimeOf(const Entry& e) {
     return static_cast<apf::Nanos>(e.time ^ (std::uint64_t{1} << 63));
   }
-  static bool Before(const Entry& a, const Entry& b) {
-    return a.time < b.time || (a.time == b.time && a.id < b.id);
-  }
   static std::uint32_t SlotOf(const Entry& e) {
     return static_cast<std::uint32_t>(e.id & ((1u << kSlotBits) - 1));
   }
+  static bool IdBefore(const Entry& a, const Entry& b) { return a.id < b.id; }
   static bool IsPosted(const Entry& e) { return (e.id & kPosted) != 0; }
   bool IsLive(const Entry& e) const { return IsPosted(e) || slots_[SlotOf(e)].id == e.id; }
-  int BucketOf(const Entry& e) const;
-  // Puts an entry in the bucket its key belongs to; Insert also counts it.
-  void Place(const Entry& e);
-  void Insert(const Entry& e) {
-    Place(e);
-    ++entries_;
-  }
+  // Puts an entry later than the base time in the bucket it belongs to.
+  void PlaceInBucket(const Entry& e);
+  // Puts a new entry, due no earlier than the base time, where it belongs, and counts it.
+  void Insert(const Entry& e);
   // The id of the event with this sequence and low bits (a slot, or kPosted and an arg).
   static std::uint64_t IdOf(std::uint64_t sequence, std::uint64_t low);
-  // Makes bucket 0 hold the smallest live entry; false when there is none.
+  // Makes the due list's head the smallest live entry; false when there is none.
   bool SettleMinimum();
+  // Moves the lowest non-empty bucket's entries down, its smallest time becoming the base.
+  void Cascade();
   void FreeSlot(std::uint32_t slot);
-  void Rebuild(const Entry& new_last);
+  void Rebuild(std::uint64_t new_base);
+  // Calls f(level, digit) for every non-empty bucket.
+  template <typename F>
+  void ForEachBucket(F&& f);
   void Push(Bucket& bucket, const Entry& e) {
     if (bucket.end == bucket.limit) AddBlock(bucket);
     *bucket.end++ = e;
-    if (Before(e, bucket.min)) bucket.min = e;
+    if (e.time < bucket.min_time) bucket.min_time = e.time;
   }
   void AddBlock(Bucket& bucket);
-  void PopBack(Bucket& bucket);
   void Clear(Bucket& bucket);
   void AddEntry(const Entry& e);
+  void InsertDue(const Entry& e);
   EventHandle ScheduleWithSequence(apf::Nanos time, std::uint64_t sequence, const Event& event);
 
-  std::array<Bucket, kBuckets> buckets_;
+  std::array<Bucket, kLevels * kDigits> buckets_;  // level * kDigits + digit
   Block* free_blocks_ = nullptr;
-  std::vector<std::unique_ptr<Block>> blocks_;  // every block made (all buckets' and free)
-  std::uint64_t occupied_[3] = {0, 0, 0};       // bit b: bucket b is non-empty
-  Entry last_{0, 0};                            // no entry is smaller than this
-  size_t entries_ = 0;                          // live and dead entries in the buckets
+  std::vector<std::unique_ptr<Block>> blocks_;   // every block made (all buckets' and free)
+  std::uint32_t occupied_levels_ = 0;            // bit l: level l has a non-empty bucket
+  std::uint64_t occupied_digits_[kLevels] = {};  // bit d: bucket d of that level is non-empty
+  std::uint64_t base_time_ = 0;                  // no entry is earlier than this
+  // The entries due at the base time, from due_head_ on, in id (sequence) order.
+  std::vector<Entry> due_;
+  size_t due_head_ = 0;
+  size_t entries_ = 0;  // live and dead entries in the buckets and the due list
   std::vector<Slot> slots_;
   std::uint32_t free_slot_ = UINT32_MAX;
   std::uint64_t next_sequence_ = 0;

@@ -56,8 +56,22 @@ TEST_CASE("event queue fires in the same order as a map reference, with cancella
     };
     for (int step = 0; step < 20000; ++step) {
       const std::uint64_t action = rng.UniformInt(12);
-      // Small time ranges make many ties, which must break by insertion order.
-      const apf::Nanos t = now + static_cast<apf::Nanos>(rng.UniformInt(seed % 2 ? 5 : 1000));
+      // Small time ranges make many ties, which must break by insertion order. The third
+      // kind of seed draws delays log-uniformly up to 2^50 ns, so that entries start on
+      // every level of six-bit digits and cascade through several.
+      apf::Nanos delay = 0;
+      switch (seed % 3) {
+        case 0:
+          delay = static_cast<apf::Nanos>(rng.UniformInt(5));
+          break;
+        case 1:
+          delay = static_cast<apf::Nanos>(rng.UniformInt(1000));
+          break;
+        default:
+          delay = static_cast<apf::Nanos>(rng.UniformInt(std::uint64_t{1} << rng.UniformInt(51)));
+          break;
+      }
+      const apf::Nanos t = now + delay;
       if (action < 4) {
         const std::uint64_t id = next_id++;
         const sim::EventHandle h = queue.Schedule(t, sim::Event{1, 0, id});
