@@ -172,6 +172,13 @@ void EventQueue::Cascade() {
   Bucket& from = buckets_[level * kDigits + digit];
   base_time_ = from.min_time;
   from.min_time = UINT64_MAX;
+  Entry* const first = from.head->entries;
+  if (from.end == first + 1 && from.head->next == nullptr) {
+    // The common case when events are sparse: the bucket's one entry becomes due.
+    due_.push_back(*first);
+    from.end = first;
+    return;
+  }
   // Cancelled entries move down with the live ones and are dropped from the due list:
   // telling them apart here would read every moved entry's slot, a likely cache miss,
   // while cancellations are few.
@@ -187,8 +194,8 @@ void EventQueue::Cascade() {
   // of them. The head block stays with the bucket.
   Block* full = from.head->next;
   from.head->next = nullptr;
-  for (const Entry* e = from.head->entries; e != from.end; ++e) move(*e);
-  from.end = from.head->entries;
+  for (const Entry* e = first; e != from.end; ++e) move(*e);
+  from.end = first;
   while (full != nullptr) {
     Block* next = full->next;
     for (const Entry& e : full->entries) move(e);
