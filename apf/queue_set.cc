@@ -222,7 +222,7 @@ void QueueSet::NoteActivity(Queue& q, bool was_active) {
 // Arrival (StartRequest, shuffleShardAndRejectOrEnqueueLocked, enqueueToBoundLocked)
 
 QueueSet::StartResult QueueSet::StartRequest(Nanos now, std::uint64_t id, const RequestSeats& seats,
-                                             std::uint64_t flow_hash) {
+                                             std::uint64_t flow_hash, RememberedHand* remembered) {
   SyncTime(now);
   if (queuing_.desired_num_queues < 1) {
     if (!CanAccommodate(seats.MaxSeats())) {
@@ -243,7 +243,8 @@ QueueSet::StartResult QueueSet::StartRequest(Nanos now, std::uint64_t id, const 
     return result;
   }
 
-  const int index = ShuffleShard(flow_hash);
+  const int index = remembered ? ShuffleShard(dealer_->Deal(flow_hash, *remembered))
+                               : ShuffleShard(dealer_->Deal(flow_hash));
   const std::uint32_t queue_slot = queue_order_[index];
   // The conjunctive rule (5.4): a full queue rejects only when every seat is taken.
   if (total_seats_in_use_ >= dispatching_.concurrency_limit &&
@@ -290,8 +291,7 @@ QueueSet::StartResult QueueSet::StartRequest(Nanos now, std::uint64_t id, const 
   return result;
 }
 
-int QueueSet::ShuffleShard(std::uint64_t flow_hash) {
-  const Hand hand = dealer_->Deal(flow_hash);
+int QueueSet::ShuffleShard(const Hand& hand) {
   // Visiting the hand from a rotating offset keeps overlapping hands from always
   // favouring the same queue; ties go to the first visited.
   const int offset = static_cast<int>(enqueues_ % hand.size);

@@ -159,8 +159,10 @@ class QueueSet {
 
   // A request arrives (StartRequest). `id` is the caller's, echoed to the listener;
   // `flow_hash` picks the hand of queues (0 when the level has at most one queue).
+  // `remembered`, when given, is the flow's own memo of its hand (the caller keeps one per
+  // flow): the hand is taken from it instead of dealt whenever it still stands.
   StartResult StartRequest(Nanos now, std::uint64_t id, const RequestSeats& seats,
-                           std::uint64_t flow_hash);
+                           std::uint64_t flow_hash, RememberedHand* remembered = nullptr);
 
   // The dispatched request's handler returned (for a watch: its initialization ended).
   // Returns when its seats are released: `now` when there is no additional latency (they
@@ -280,7 +282,7 @@ class QueueSet {
   void AdvanceEpoch();
   void SetDemand(Nanos now);
   bool CanAccommodate(std::int64_t seats) const;
-  int ShuffleShard(std::uint64_t flow_hash);
+  int ShuffleShard(const Hand& hand);
   void DispatchAsMuchAsPossible(Nanos now);
   bool DispatchOne(Nanos now);
   std::optional<int> FindDispatchPosition();

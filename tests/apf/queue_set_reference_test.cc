@@ -25,7 +25,11 @@ class Comparison : public apf::QueueSetListener {
 
   // Seats and durations are multiplied by the scales: large ones drive R through epochs.
   Comparison(std::uint64_t seed, std::uint64_t seat_scale, Nanos time_scale)
-      : random_(seed), seat_scale_(seat_scale), time_scale_(time_scale), scan_(seed % 3 == 0) {}
+      : random_(seed),
+        seat_scale_(seat_scale),
+        time_scale_(time_scale),
+        scan_(seed % 3 == 0),
+        remember_hands_(seed % 2 == 0) {}
 
   void OnDispatched(Nanos now, apf::QueueSetHandle handle, std::uint64_t id) override {
     real_dispatches_.emplace_back(now, id);
@@ -46,12 +50,16 @@ class Comparison : public apf::QueueSetListener {
     // some with final seats; times on a 1 ms grid half the time, to make ties.
     std::vector<std::uint64_t> flows(1 + random_.UniformInt(8));
     for (auto& f : flows) f = random_.NextU64();
+    // Every other workload keeps each flow's hand, as the filter does, through
+    // reconfigurations that change the deck and hand sizes under it.
+    std::vector<apf::RememberedHand> hands(flows.size());
     const int count = 150 + static_cast<int>(random_.UniformInt(150));
     Nanos t = 0;
     for (int i = 0; i < count; ++i) {
       t += RandomDuration(2 * apf::kMillisecond);
       Spec s;
-      s.hash = flows[random_.UniformInt(flows.size())];
+      s.flow = static_cast<int>(random_.UniformInt(flows.size()));
+      s.hash = flows[s.flow];
       s.seats.initial_seats =
           (1 + random_.UniformInt(random_.Uniform01() < 0.8 ? 3 : 15)) * seat_scale_;
       if (random_.Uniform01() < 0.3) {
@@ -71,7 +79,9 @@ class Comparison : public apf::QueueSetListener {
       const std::uint32_t i = e->event.arg32;
       switch (e->event.kind) {
         case kArrival: {
-          apf::QueueSet::StartResult r = real.StartRequest(now, i, specs_[i].seats, specs_[i].hash);
+          apf::QueueSet::StartResult r =
+              real.StartRequest(now, i, specs_[i].seats, specs_[i].hash,
+                                remember_hands_ ? &hands[specs_[i].flow] : nullptr);
           if (r.handle.valid()) handles_[i] = r.handle;
           int simple_queue = -1;
           const int outcome = simple.Start(now, i, specs_[i].seats, specs_[i].hash, &simple_queue);
@@ -125,6 +135,7 @@ class Comparison : public apf::QueueSetListener {
 
  private:
   struct Spec {
+    int flow = 0;
     std::uint64_t hash = 0;
     apf::RequestSeats seats;
     Nanos service = 0;
@@ -179,6 +190,7 @@ class Comparison : public apf::QueueSetListener {
   std::uint64_t seat_scale_;
   Nanos time_scale_;
   bool scan_;
+  bool remember_hands_;
   sim::EventQueue events_;
   std::vector<Spec> specs_;
   std::map<std::uint64_t, apf::QueueSetHandle> handles_;
