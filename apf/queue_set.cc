@@ -269,8 +269,23 @@ QueueSet::StartResult QueueSet::StartRequest(Nanos now, std::uint64_t id, const 
   r.final_work = FinalWork(seats);
   r.total_work = InitialWork(seats.initial_seats) + r.final_work;
 
+  StartResult result;
+  result.outcome = StartOutcome::kQueued;
+  result.handle = HandleOf(slot);
+  result.queue_index = index;
   const bool was_active = q.active();
   if (!was_active) q.next_dispatch_r = current_r_;  // the queue starts at the current R
+  if (total_requests_waiting_ == 0 && total_seats_in_use_ < dispatching_.concurrency_limit &&
+      CanAccommodate(seats.MaxSeats()) && dispatch_arrivals_at_once_) {
+    // The anti-windup bound that the enqueue applies, with this request as the head.
+    if (q.next_dispatch_r < current_r_) q.next_dispatch_r = current_r_;
+    // The dispatch would find this queue alone holding a request, unless its finish is
+    // the maximum, which the real scan never chooses.
+    if (q.next_dispatch_r + r.total_work != kMaxSeatSeconds) {
+      DispatchArrival(now, slot, index, was_active);
+      return result;
+    }
+  }
   PushBack(q.waiting, slot);
   const std::int64_t max_seats = seats.MaxSeats();
   q.initial_seats_sum += static_cast<std::int64_t>(seats.initial_seats);
@@ -282,13 +297,40 @@ QueueSet::StartResult QueueSet::StartRequest(Nanos now, std::uint64_t id, const 
   total_seats_waiting_ += max_seats;
   SetDemand(now);
   BoundNextDispatch(queue_slot);
-
-  StartResult result;
-  result.outcome = StartOutcome::kQueued;
-  result.handle = HandleOf(slot);
-  result.queue_index = index;
   DispatchAsMuchAsPossible(now);
   return result;
+}
+
+// The enqueue and the dispatch that follows it at once when nothing else waits and the
+// request fits, in one step: every sum, the R inputs, the seat demand and the dispatch
+// tree end as the two steps leave them. The queue's waiting sums and the level's waiting
+// count go up and back down; the level's waiting seats keep the drift of a trimmed
+// request (5.10); the demand is set once, to the value both steps set at this instant;
+// the queue's tree key rises and falls back to "nothing waiting", so it is left alone.
+void QueueSet::DispatchArrival(Nanos now, std::uint32_t slot, int index, bool was_active) {
+  Request& r = pool_[slot];
+  Queue& q = queues_[r.queue];
+  const std::int64_t untrimmed_max_seats = r.seats.MaxSeats();
+  if (r.seats.final_seats > static_cast<std::uint64_t>(dispatching_.concurrency_limit)) {
+    r.seats.final_seats = static_cast<std::uint64_t>(dispatching_.concurrency_limit);
+    r.seats.additional_latency =
+        DurationPerSeat(r.final_work, static_cast<double>(dispatching_.concurrency_limit));
+  }
+  const std::int64_t max_seats = r.seats.MaxSeats();
+  total_seats_waiting_ += untrimmed_max_seats - max_seats;
+  robin_index_ = index;
+  r.state = State::kExecuting;
+  r.start_ns = now;
+  ++total_requests_executing_;
+  total_seats_in_use_ += max_seats;
+  PushBack(q.executing, slot);
+  q.seats_in_use += max_seats;
+  if (q.listed) seats_requested_ += max_seats;
+  NoteActivity(q, was_active);
+  SetDemand(now);
+  q.next_dispatch_r += r.total_work;  // the virtual cost is the full estimated work
+  ++counters_.dispatched;
+  if (listener_) listener_->OnDispatched(now, HandleOf(slot), r.id);
 }
 
 int QueueSet::ShuffleShard(const Hand& hand) {

@@ -182,6 +182,11 @@ class QueueSet {
   // show what the tree saves.
   void set_dispatch_by_scan(bool scan);
 
+  // Enqueues every arrival and then dispatches, as queueset.go does, instead of
+  // dispatching at once an arrival that nothing waits before and that fits. The outcome
+  // is the same; this exists so tests can compare the two.
+  void set_dispatch_arrivals_at_once(bool at_once) { dispatch_arrivals_at_once_ = at_once; }
+
   // --- State for reports and dumps.
   const QueuingConfig& queuing_config() const { return queuing_; }
   const DispatchingConfig& dispatching_config() const { return dispatching_; }
@@ -287,6 +292,7 @@ class QueueSet {
   bool DispatchOne(Nanos now);
   std::optional<int> FindDispatchPosition();
   void DispatchWithoutQueue(Nanos now, std::uint32_t slot);
+  void DispatchArrival(Nanos now, std::uint32_t slot, int index, bool was_active);
   void BoundNextDispatch(std::uint32_t queue);
   void ReleaseSeatsOf(Nanos now, std::uint32_t slot);
   void RemoveQueueIfEmpty(std::uint32_t queue);
@@ -319,6 +325,7 @@ class QueueSet {
   int finite_leaves_ = 0;     // leaves with a key below kMaxSeatSeconds
   int finite_positions_ = 0;  // the XOR of their positions
   bool dispatch_by_scan_ = false;
+  bool dispatch_arrivals_at_once_ = true;
 
   std::vector<Request> pool_;
   std::uint32_t free_slot_ = kNone;
