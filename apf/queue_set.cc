@@ -338,6 +338,9 @@ int QueueSet::ShuffleShard(const Hand& hand) {
   // favouring the same queue; ties go to the first visited.
   const int offset = static_cast<int>(enqueues_ % hand.size);
   ++enqueues_;
+  // With nothing waiting anywhere every queue's waiting work is zero: the first visited
+  // wins, as the visit below would find.
+  if (total_requests_waiting_ == 0) return hand[offset];
   int best = -1;
   SeatSeconds best_work = kMaxSeatSeconds;
   for (int i = 0, at = offset; i < hand.size; ++i, at = at + 1 == hand.size ? 0 : at + 1) {
