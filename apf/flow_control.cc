@@ -168,9 +168,21 @@ FlowControl::CachedFlow* FlowControl::CachedFlowOf(const Classification& c) {
     key ^= key >> 29;
   }
   if (i < d.size()) {
+    // The last bytes, read with as few loads as their count allows: the last eight
+    // (overlapping bytes already mixed), or the first and last four, or three bytes. The
+    // size is in the key, so each way reads a distinct set of strings.
     std::uint64_t word = 0;
-    for (size_t b = 0; i + b < d.size(); ++b) {
-      word |= static_cast<std::uint64_t>(static_cast<unsigned char>(d[i + b])) << (8 * b);
+    if (d.size() >= 8) {
+      std::memcpy(&word, d.data() + d.size() - 8, 8);
+    } else if (d.size() >= 4) {
+      std::uint32_t first, last;
+      std::memcpy(&first, d.data(), 4);
+      std::memcpy(&last, d.data() + d.size() - 4, 4);
+      word = first | (static_cast<std::uint64_t>(last) << 32);
+    } else {
+      word = static_cast<unsigned char>(d[0]) |
+             static_cast<std::uint64_t>(static_cast<unsigned char>(d[d.size() / 2])) << 8 |
+             static_cast<std::uint64_t>(static_cast<unsigned char>(d[d.size() - 1])) << 16;
     }
     key = (key ^ word) * 0x9E3779B97F4A7C15ULL;
     key ^= key >> 29;
