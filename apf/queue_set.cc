@@ -26,7 +26,7 @@ SeatSeconds InitialWork(std::uint64_t initial_seats) {
 // expression gives, -0 included).
 SeatSeconds FinalWork(const RequestSeats& seats) {
   if (seats.final_seats == 0 || seats.additional_latency == 0) return 0;
-  return SeatsTimesDuration(static_cast<double>(seats.final_seats), seats.additional_latency);
+  return WholeSeatsTimesDuration(seats.final_seats, seats.additional_latency);
 }
 
 QueueSet::StartResult Rejected(QueueSet::StartOutcome outcome) {
@@ -510,8 +510,8 @@ Nanos QueueSet::Finish(Nanos now, QueueSetHandle handle) {
     NoteActivity(q, true);
     // Correct the queue's R by the measured service time S against the estimate G
     // (wrapping, so a long S moves it forward), on the initial seats only.
-    q.next_dispatch_r -= SeatsTimesDuration(static_cast<double>(r.seats.initial_seats),
-                                            kEstimatedServiceDuration - service);
+    q.next_dispatch_r -=
+        WholeSeatsTimesDuration(r.seats.initial_seats, kEstimatedServiceDuration - service);
     BoundNextDispatch(r.queue);
   } else {
     Unlink(queueless_executing_, slot);
@@ -614,16 +614,21 @@ void QueueSet::RefreshKey(const Queue& q) {
   if (!q.listed || dispatch_by_scan_) return;
   SeatSeconds key = kMaxSeatSeconds;
   if (q.waiting.head != kNone) key = q.next_dispatch_r + pool_[q.waiting.head].total_work;
-  TreeNode& leaf = tree_[tree_leaves_ + q.index];
-  if (leaf.key == key) return;
+  // Most calls find the key unchanged (a queue with nothing waiting stays at the
+  // maximum); only a change takes the call below.
+  if (tree_[tree_leaves_ + q.index].key != key) SetLeafKey(q.index, key);
+}
+
+void QueueSet::SetLeafKey(int position, SeatSeconds key) {
+  TreeNode& leaf = tree_[tree_leaves_ + position];
   if ((leaf.key == kMaxSeatSeconds) != (key == kMaxSeatSeconds)) {
     finite_leaves_ += key == kMaxSeatSeconds ? -1 : 1;
-    finite_positions_ ^= q.index;
+    finite_positions_ ^= position;
   }
   leaf.key = key;
-  if (!leaf_dirty_[q.index]) {
-    leaf_dirty_[q.index] = 1;
-    dirty_leaves_.push_back(q.index);
+  if (!leaf_dirty_[position]) {
+    leaf_dirty_[position] = 1;
+    dirty_leaves_.push_back(position);
   }
 }
 

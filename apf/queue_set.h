@@ -302,6 +302,7 @@ class QueueSet {
   void AddQueues(int count);
   void Unlist(std::uint32_t queue);
   void RefreshKey(const Queue& q);
+  void SetLeafKey(int position, SeatSeconds key);
   void FixTree();
   void RebuildTree();
   TreeNode TreeMin(int begin, int end) const;
