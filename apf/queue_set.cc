@@ -99,9 +99,9 @@ void QueueSet::AddQueues(int count) {
 // ---------------------------------------------------------------------------------------
 // The request pool and intrusive lists
 
-std::uint32_t QueueSet::AllocateRequest() {
+inline std::uint32_t QueueSet::AllocateRequest() {
   std::uint32_t slot = free_slot_;
-  if (slot == kNone) {
+  if (slot == kNone) [[unlikely]] {
     slot = static_cast<std::uint32_t>(pool_.size());
     pool_.emplace_back();
   } else {
@@ -483,7 +483,7 @@ void QueueSet::DispatchWithoutQueue(Nanos now, std::uint32_t slot) {
 
 // The anti-windup hack: a queue's next dispatch never precedes its oldest waiting
 // request's arrival in R.
-void QueueSet::BoundNextDispatch(std::uint32_t queue_slot) {
+inline void QueueSet::BoundNextDispatch(std::uint32_t queue_slot) {
   Queue& q = queues_[queue_slot];
   if (q.waiting.head != kNone) {
     const SeatSeconds arrival_r = pool_[q.waiting.head].arrival_r;
