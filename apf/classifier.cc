@@ -39,12 +39,21 @@ std::string Q(std::string_view s) {
 
 }  // namespace
 
-bool Classifier::StringList::Contains(std::string_view s) const {
-  if (all) return true;
+namespace {
+
+// A list's values, compared one by one. Kept out of line so that Contains, most of whose
+// lists are "*", costs no call when it need not look.
+[[gnu::noinline]] bool AnyEquals(const std::vector<std::string>& values, std::string_view s) {
   for (const std::string& v : values) {
     if (v == s) return true;
   }
   return false;
+}
+
+}  // namespace
+
+inline bool Classifier::StringList::Contains(std::string_view s) const {
+  return all || AnyEquals(values, s);
 }
 
 Classifier::StringList Classifier::MakeList(const std::vector<std::string>& list) {
@@ -145,7 +154,8 @@ bool Classifier::SubjectMatches(const CompiledSubject& s, const RequestDigest& r
   return false;
 }
 
-bool Classifier::ResourceRuleMatches(const CompiledResourceRule& rule, const RequestDigest& r) {
+inline bool Classifier::ResourceRuleMatches(const CompiledResourceRule& rule,
+                                            const RequestDigest& r) {
   if (!rule.verbs.Contains(r.verb)) return false;
   if (!rule.resources.all) {
     bool found = false;

@@ -117,7 +117,8 @@ Admission FlowControl::Start(Nanos now, std::uint64_t id, const UserInfo& user,
       subjects ? classifier_->Classify(digest, *subjects) : classifier_->Classify(digest);
   Level& level = levels_[c.priority_level];
   a.flow_schema = c.flow_schema;
-  a.flow_hash = CachedFlowHash(c);
+  CachedFlow* flow = CachedFlowOf(c);
+  a.flow_hash = flow ? flow->hash : 0;
   a.estimate = estimate ? *estimate : estimator_.Estimate(&request, level.max_seats, now);
   a.wait_deadline =
       now + QueueWaitLimitForRequest(long_running, user_timeout, options_.request_timeout);
@@ -127,7 +128,7 @@ Admission FlowControl::Start(Nanos now, std::uint64_t id, const UserInfo& user,
   const QueueSet::StartResult r = level.queue_set->StartRequest(
       now, id,
       RequestSeats{a.estimate.initial_seats, a.estimate.final_seats, a.estimate.additional_latency},
-      a.flow_hash);
+      a.flow_hash, flow ? &flow->hand : nullptr);
   starting_id_.reset();
   a.handle = FlowHandle{c.priority_level, r.handle};
   a.queue = r.queue_index;
@@ -153,8 +154,8 @@ Admission FlowControl::Start(Nanos now, std::uint64_t id, const UserInfo& user,
   return a;
 }
 
-std::uint64_t FlowControl::CachedFlowHash(const Classification& c) {
-  if (!c.uses_flow_hash) return 0;
+FlowControl::CachedFlow* FlowControl::CachedFlowOf(const Classification& c) {
+  if (!c.uses_flow_hash) return nullptr;
   // The slot key: a multiply-xorshift hash over the distinguisher eight bytes at a time
   // (a byte-at-a-time hash was a tenth of a whole simulation's time).
   const std::string_view d = c.distinguisher;
@@ -167,9 +168,21 @@ std::uint64_t FlowControl::CachedFlowHash(const Classification& c) {
     key ^= key >> 29;
   }
   if (i < d.size()) {
+    // The last bytes, read with as few loads as their count allows: the last eight
+    // (overlapping bytes already mixed), or the first and last four, or three bytes. The
+    // size is in the key, so each way reads a distinct set of strings.
     std::uint64_t word = 0;
-    for (size_t b = 0; i + b < d.size(); ++b) {
-      word |= static_cast<std::uint64_t>(static_cast<unsigned char>(d[i + b])) << (8 * b);
+    if (d.size() >= 8) {
+      std::memcpy(&word, d.data() + d.size() - 8, 8);
+    } else if (d.size() >= 4) {
+      std::uint32_t first, last;
+      std::memcpy(&first, d.data(), 4);
+      std::memcpy(&last, d.data() + d.size() - 4, 4);
+      word = first | (static_cast<std::uint64_t>(last) << 32);
+    } else {
+      word = static_cast<unsigned char>(d[0]) |
+             static_cast<std::uint64_t>(static_cast<unsigned char>(d[d.size() / 2])) << 8 |
+             static_cast<std::uint64_t>(static_cast<unsigned char>(d[d.size() - 1])) << 16;
     }
     key = (key ^ word) * 0x9E3779B97F4A7C15ULL;
     key ^= key >> 29;
@@ -185,9 +198,9 @@ std::uint64_t FlowControl::CachedFlowHash(const Classification& c) {
   size_t mask = flow_hashes_.size() - 1;
   size_t slot = key & mask;
   for (; flow_hashes_[slot].flow_schema >= 0; slot = (slot + 1) & mask) {
-    const CachedFlow& f = flow_hashes_[slot];
+    CachedFlow& f = flow_hashes_[slot];
     if (f.key == key && f.flow_schema == c.flow_schema && f.distinguisher == c.distinguisher) {
-      return f.hash;
+      return &f;
     }
   }
   const std::uint64_t hash = classifier_->FlowHash(c);
@@ -208,9 +221,9 @@ std::uint64_t FlowControl::CachedFlowHash(const Classification& c) {
   mask = flow_hashes_.size() - 1;
   for (slot = key & mask; flow_hashes_[slot].flow_schema >= 0; slot = (slot + 1) & mask) {
   }
-  flow_hashes_[slot] = CachedFlow{key, c.flow_schema, hash, std::string(c.distinguisher)};
+  flow_hashes_[slot] = CachedFlow{key, c.flow_schema, hash, std::string(c.distinguisher), {}};
   ++cached_flows_;
-  return hash;
+  return &flow_hashes_[slot];
 }
 
 Admission FlowControl::StartMaxInFlight(Nanos now, const UserInfo& user, const RequestInfo& request,

@@ -178,15 +178,19 @@ class FlowControl : private QueueSetListener {
   // Flow hashes by (FlowSchema, distinguisher): SHA-256 costs more than everything else
   // the filter does for a request, and a simulation sees the same flows again and again.
   // An open-addressing table (linear probing, power-of-two size) keyed by a hash of the
-  // pair: one probe into a flat array in the common case, one cache line per entry.
-  // Entries compare exactly, so a collision costs a comparison, never a wrong hash.
+  // pair: one probe into a flat array in the common case, two cache lines per entry.
+  // Entries compare exactly, so a collision costs a comparison, never a wrong hash. Each
+  // flow also keeps the hand its level's queue set last dealt it: dealing costs more than
+  // looking the flow up.
   struct alignas(64) CachedFlow {
     std::uint64_t key = 0;
     int flow_schema = -1;  // -1: an empty slot
     std::uint64_t hash = 0;
     std::string distinguisher;
+    RememberedHand hand;
   };
-  std::uint64_t CachedFlowHash(const Classification& c);
+  // The flow's entry, or null when the level does not hash flows (the hash is then 0).
+  CachedFlow* CachedFlowOf(const Classification& c);
   std::vector<CachedFlow> flow_hashes_;  // size a power of two, at most half full
   size_t cached_flows_ = 0;
 };

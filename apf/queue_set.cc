@@ -26,7 +26,7 @@ SeatSeconds InitialWork(std::uint64_t initial_seats) {
 // expression gives, -0 included).
 SeatSeconds FinalWork(const RequestSeats& seats) {
   if (seats.final_seats == 0 || seats.additional_latency == 0) return 0;
-  return SeatsTimesDuration(static_cast<double>(seats.final_seats), seats.additional_latency);
+  return WholeSeatsTimesDuration(seats.final_seats, seats.additional_latency);
 }
 
 QueueSet::StartResult Rejected(QueueSet::StartOutcome outcome) {
@@ -99,9 +99,9 @@ void QueueSet::AddQueues(int count) {
 // ---------------------------------------------------------------------------------------
 // The request pool and intrusive lists
 
-std::uint32_t QueueSet::AllocateRequest() {
+inline std::uint32_t QueueSet::AllocateRequest() {
   std::uint32_t slot = free_slot_;
-  if (slot == kNone) {
+  if (slot == kNone) [[unlikely]] {
     slot = static_cast<std::uint32_t>(pool_.size());
     pool_.emplace_back();
   } else {
@@ -222,7 +222,7 @@ void QueueSet::NoteActivity(Queue& q, bool was_active) {
 // Arrival (StartRequest, shuffleShardAndRejectOrEnqueueLocked, enqueueToBoundLocked)
 
 QueueSet::StartResult QueueSet::StartRequest(Nanos now, std::uint64_t id, const RequestSeats& seats,
-                                             std::uint64_t flow_hash) {
+                                             std::uint64_t flow_hash, RememberedHand* remembered) {
   SyncTime(now);
   if (queuing_.desired_num_queues < 1) {
     if (!CanAccommodate(seats.MaxSeats())) {
@@ -243,7 +243,8 @@ QueueSet::StartResult QueueSet::StartRequest(Nanos now, std::uint64_t id, const 
     return result;
   }
 
-  const int index = ShuffleShard(flow_hash);
+  const int index = remembered ? ShuffleShard(dealer_->Deal(flow_hash, *remembered))
+                               : ShuffleShard(dealer_->Deal(flow_hash));
   const std::uint32_t queue_slot = queue_order_[index];
   // The conjunctive rule (5.4): a full queue rejects only when every seat is taken.
   if (total_seats_in_use_ >= dispatching_.concurrency_limit &&
@@ -268,8 +269,23 @@ QueueSet::StartResult QueueSet::StartRequest(Nanos now, std::uint64_t id, const 
   r.final_work = FinalWork(seats);
   r.total_work = InitialWork(seats.initial_seats) + r.final_work;
 
+  StartResult result;
+  result.outcome = StartOutcome::kQueued;
+  result.handle = HandleOf(slot);
+  result.queue_index = index;
   const bool was_active = q.active();
   if (!was_active) q.next_dispatch_r = current_r_;  // the queue starts at the current R
+  if (total_requests_waiting_ == 0 && total_seats_in_use_ < dispatching_.concurrency_limit &&
+      CanAccommodate(seats.MaxSeats()) && dispatch_arrivals_at_once_) {
+    // The anti-windup bound that the enqueue applies, with this request as the head.
+    if (q.next_dispatch_r < current_r_) q.next_dispatch_r = current_r_;
+    // The dispatch would find this queue alone holding a request, unless its finish is
+    // the maximum, which the real scan never chooses.
+    if (q.next_dispatch_r + r.total_work != kMaxSeatSeconds) {
+      DispatchArrival(now, slot, index, was_active);
+      return result;
+    }
+  }
   PushBack(q.waiting, slot);
   const std::int64_t max_seats = seats.MaxSeats();
   q.initial_seats_sum += static_cast<std::int64_t>(seats.initial_seats);
@@ -281,21 +297,50 @@ QueueSet::StartResult QueueSet::StartRequest(Nanos now, std::uint64_t id, const 
   total_seats_waiting_ += max_seats;
   SetDemand(now);
   BoundNextDispatch(queue_slot);
-
-  StartResult result;
-  result.outcome = StartOutcome::kQueued;
-  result.handle = HandleOf(slot);
-  result.queue_index = index;
   DispatchAsMuchAsPossible(now);
   return result;
 }
 
-int QueueSet::ShuffleShard(std::uint64_t flow_hash) {
-  const Hand hand = dealer_->Deal(flow_hash);
+// The enqueue and the dispatch that follows it at once when nothing else waits and the
+// request fits, in one step: every sum, the R inputs, the seat demand and the dispatch
+// tree end as the two steps leave them. The queue's waiting sums and the level's waiting
+// count go up and back down; the level's waiting seats keep the drift of a trimmed
+// request (5.10); the demand is set once, to the value both steps set at this instant;
+// the queue's tree key rises and falls back to "nothing waiting", so it is left alone.
+void QueueSet::DispatchArrival(Nanos now, std::uint32_t slot, int index, bool was_active) {
+  Request& r = pool_[slot];
+  Queue& q = queues_[r.queue];
+  const std::int64_t untrimmed_max_seats = r.seats.MaxSeats();
+  if (r.seats.final_seats > static_cast<std::uint64_t>(dispatching_.concurrency_limit)) {
+    r.seats.final_seats = static_cast<std::uint64_t>(dispatching_.concurrency_limit);
+    r.seats.additional_latency =
+        DurationPerSeat(r.final_work, static_cast<double>(dispatching_.concurrency_limit));
+  }
+  const std::int64_t max_seats = r.seats.MaxSeats();
+  total_seats_waiting_ += untrimmed_max_seats - max_seats;
+  robin_index_ = index;
+  r.state = State::kExecuting;
+  r.start_ns = now;
+  ++total_requests_executing_;
+  total_seats_in_use_ += max_seats;
+  PushBack(q.executing, slot);
+  q.seats_in_use += max_seats;
+  if (q.listed) seats_requested_ += max_seats;
+  NoteActivity(q, was_active);
+  SetDemand(now);
+  q.next_dispatch_r += r.total_work;  // the virtual cost is the full estimated work
+  ++counters_.dispatched;
+  if (listener_) listener_->OnDispatched(now, HandleOf(slot), r.id);
+}
+
+int QueueSet::ShuffleShard(const Hand& hand) {
   // Visiting the hand from a rotating offset keeps overlapping hands from always
   // favouring the same queue; ties go to the first visited.
   const int offset = static_cast<int>(enqueues_ % hand.size);
   ++enqueues_;
+  // With nothing waiting anywhere every queue's waiting work is zero: the first visited
+  // wins, as the visit below would find.
+  if (total_requests_waiting_ == 0) return hand[offset];
   int best = -1;
   SeatSeconds best_work = kMaxSeatSeconds;
   for (int i = 0, at = offset; i < hand.size; ++i, at = at + 1 == hand.size ? 0 : at + 1) {
@@ -438,7 +483,7 @@ void QueueSet::DispatchWithoutQueue(Nanos now, std::uint32_t slot) {
 
 // The anti-windup hack: a queue's next dispatch never precedes its oldest waiting
 // request's arrival in R.
-void QueueSet::BoundNextDispatch(std::uint32_t queue_slot) {
+inline void QueueSet::BoundNextDispatch(std::uint32_t queue_slot) {
   Queue& q = queues_[queue_slot];
   if (q.waiting.head != kNone) {
     const SeatSeconds arrival_r = pool_[q.waiting.head].arrival_r;
@@ -465,8 +510,8 @@ Nanos QueueSet::Finish(Nanos now, QueueSetHandle handle) {
     NoteActivity(q, true);
     // Correct the queue's R by the measured service time S against the estimate G
     // (wrapping, so a long S moves it forward), on the initial seats only.
-    q.next_dispatch_r -= SeatsTimesDuration(static_cast<double>(r.seats.initial_seats),
-                                            kEstimatedServiceDuration - service);
+    q.next_dispatch_r -=
+        WholeSeatsTimesDuration(r.seats.initial_seats, kEstimatedServiceDuration - service);
     BoundNextDispatch(r.queue);
   } else {
     Unlink(queueless_executing_, slot);
@@ -569,16 +614,21 @@ void QueueSet::RefreshKey(const Queue& q) {
   if (!q.listed || dispatch_by_scan_) return;
   SeatSeconds key = kMaxSeatSeconds;
   if (q.waiting.head != kNone) key = q.next_dispatch_r + pool_[q.waiting.head].total_work;
-  TreeNode& leaf = tree_[tree_leaves_ + q.index];
-  if (leaf.key == key) return;
+  // Most calls find the key unchanged (a queue with nothing waiting stays at the
+  // maximum); only a change takes the call below.
+  if (tree_[tree_leaves_ + q.index].key != key) SetLeafKey(q.index, key);
+}
+
+void QueueSet::SetLeafKey(int position, SeatSeconds key) {
+  TreeNode& leaf = tree_[tree_leaves_ + position];
   if ((leaf.key == kMaxSeatSeconds) != (key == kMaxSeatSeconds)) {
     finite_leaves_ += key == kMaxSeatSeconds ? -1 : 1;
-    finite_positions_ ^= q.index;
+    finite_positions_ ^= position;
   }
   leaf.key = key;
-  if (!leaf_dirty_[q.index]) {
-    leaf_dirty_[q.index] = 1;
-    dirty_leaves_.push_back(q.index);
+  if (!leaf_dirty_[position]) {
+    leaf_dirty_[position] = 1;
+    dirty_leaves_.push_back(position);
   }
 }
 

@@ -159,8 +159,10 @@ class QueueSet {
 
   // A request arrives (StartRequest). `id` is the caller's, echoed to the listener;
   // `flow_hash` picks the hand of queues (0 when the level has at most one queue).
+  // `remembered`, when given, is the flow's own memo of its hand (the caller keeps one per
+  // flow): the hand is taken from it instead of dealt whenever it still stands.
   StartResult StartRequest(Nanos now, std::uint64_t id, const RequestSeats& seats,
-                           std::uint64_t flow_hash);
+                           std::uint64_t flow_hash, RememberedHand* remembered = nullptr);
 
   // The dispatched request's handler returned (for a watch: its initialization ended).
   // Returns when its seats are released: `now` when there is no additional latency (they
@@ -179,6 +181,11 @@ class QueueSet {
   // instead of by the tree. The decisions are the same; this exists so the benchmark can
   // show what the tree saves.
   void set_dispatch_by_scan(bool scan);
+
+  // Enqueues every arrival and then dispatches, as queueset.go does, instead of
+  // dispatching at once an arrival that nothing waits before and that fits. The outcome
+  // is the same; this exists so tests can compare the two.
+  void set_dispatch_arrivals_at_once(bool at_once) { dispatch_arrivals_at_once_ = at_once; }
 
   // --- State for reports and dumps.
   const QueuingConfig& queuing_config() const { return queuing_; }
@@ -280,11 +287,12 @@ class QueueSet {
   void AdvanceEpoch();
   void SetDemand(Nanos now);
   bool CanAccommodate(std::int64_t seats) const;
-  int ShuffleShard(std::uint64_t flow_hash);
+  int ShuffleShard(const Hand& hand);
   void DispatchAsMuchAsPossible(Nanos now);
   bool DispatchOne(Nanos now);
   std::optional<int> FindDispatchPosition();
   void DispatchWithoutQueue(Nanos now, std::uint32_t slot);
+  void DispatchArrival(Nanos now, std::uint32_t slot, int index, bool was_active);
   void BoundNextDispatch(std::uint32_t queue);
   void ReleaseSeatsOf(Nanos now, std::uint32_t slot);
   void RemoveQueueIfEmpty(std::uint32_t queue);
@@ -294,6 +302,7 @@ class QueueSet {
   void AddQueues(int count);
   void Unlist(std::uint32_t queue);
   void RefreshKey(const Queue& q);
+  void SetLeafKey(int position, SeatSeconds key);
   void FixTree();
   void RebuildTree();
   TreeNode TreeMin(int begin, int end) const;
@@ -317,6 +326,7 @@ class QueueSet {
   int finite_leaves_ = 0;     // leaves with a key below kMaxSeatSeconds
   int finite_positions_ = 0;  // the XOR of their positions
   bool dispatch_by_scan_ = false;
+  bool dispatch_arrivals_at_once_ = true;
 
   std::vector<Request> pool_;
   std::uint32_t free_slot_ = kNone;

@@ -7,22 +7,6 @@
 
 namespace apf {
 
-void SeatDemandIntegrator::Update(Nanos now) {
-  const double dt = GoDurationSeconds(now - last_time_);
-  last_time_ = now;
-  // The same operations in the same order as Moments.Add(ConstantMoments(dt, x)).
-  elapsed_seconds_ = elapsed_seconds_ + dt;
-  integral_x_ = integral_x_ + x_ * dt;
-  integral_xx_ = integral_xx_ + x_ * x_ * dt;
-}
-
-void SeatDemandIntegrator::Set(Nanos now, double seats) {
-  Update(now);
-  x_ = seats;
-  if (seats < min_) min_ = seats;
-  if (seats > max_) max_ = seats;
-}
-
 SeatDemandResults SeatDemandIntegrator::GetResults(Nanos now) {
   Update(now);
   SeatDemandResults r;

@@ -4,6 +4,7 @@
 #ifndef APF_SEAT_DEMAND_INTEGRATOR_H_
 #define APF_SEAT_DEMAND_INTEGRATOR_H_
 
+#include "apf/go_numeric.h"
 #include "apf/virtual_time.h"
 
 namespace apf {
@@ -20,8 +21,14 @@ class SeatDemandIntegrator {
  public:
   explicit SeatDemandIntegrator(Nanos now) : last_time_(now) {}
 
-  // The demand changed to `seats` at `now` (times never decrease).
-  void Set(Nanos now, double seats);
+  // The demand changed to `seats` at `now` (times never decrease). Inline: the queue set
+  // calls it at every change of its seats.
+  void Set(Nanos now, double seats) {
+    Update(now);
+    x_ = seats;
+    if (seats < min_) min_ = seats;
+    if (seats > max_) max_ = seats;
+  }
   void Add(Nanos now, double delta_seats) { Set(now, x_ + delta_seats); }
   double current() const { return x_; }
 
@@ -32,7 +39,14 @@ class SeatDemandIntegrator {
   SeatDemandResults Reset(Nanos now);
 
  private:
-  void Update(Nanos now);
+  void Update(Nanos now) {
+    const double dt = GoDurationSeconds(now - last_time_);
+    last_time_ = now;
+    // The same operations in the same order as Moments.Add(ConstantMoments(dt, x)).
+    elapsed_seconds_ = elapsed_seconds_ + dt;
+    integral_x_ = integral_x_ + x_ * dt;
+    integral_xx_ = integral_xx_ + x_ * x_ * dt;
+  }
 
   Nanos last_time_;
   double x_ = 0;

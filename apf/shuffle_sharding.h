@@ -1,7 +1,8 @@
 // Shuffle sharding: the Dealer that turns a flow's 64-bit hash into a hand of distinct
 // queue indices, mirroring k8s.io/apiserver pkg/util/shufflesharding/shufflesharding.go
 // (APF-SPEC 4.1, 4.2). The queue set deals each arriving request's hand from it
-// (4.3); `apfsim explain` prints the hand a flow is dealt.
+// (4.3), or takes the hand its flow remembers; `apfsim explain` prints the hand a flow
+// is dealt.
 #ifndef APF_SHUFFLE_SHARDING_H_
 #define APF_SHUFFLE_SHARDING_H_
 
@@ -35,6 +36,15 @@ struct Hand {
   const int* end() const { return cards.data() + size; }
 };
 
+// A hand kept with its flow, so that the flow's next request is not dealt again: a deal
+// depends only on the hash and the deck and hand sizes, so the hand stands for as long as
+// all three are the same. Empty (deck_size 0) until first dealt.
+struct RememberedHand {
+  std::uint64_t hash = 0;
+  int deck_size = 0;
+  Hand hand;
+};
+
 class Dealer {
  public:
   // Validates as NewDealer does, in its order, with its error texts: sizes not positive,
@@ -50,6 +60,16 @@ class Dealer {
   // Deals the hand for `hash_value`: the hash is read as mixed-radix digits of bases
   // deck, deck-1, ..., and each digit picks among the cards not yet dealt.
   Hand Deal(std::uint64_t hash_value) const;
+  // The same hand, taken from `memo` when it was dealt there for this hash by a dealer of
+  // this configuration, else dealt afresh and kept in `memo`.
+  const Hand& Deal(std::uint64_t hash_value, RememberedHand& memo) const {
+    if (memo.hash != hash_value || memo.deck_size != deck_size_ || memo.hand.size != hand_size_) {
+      memo.hand = Deal(hash_value);
+      memo.hash = hash_value;
+      memo.deck_size = deck_size_;
+    }
+    return memo.hand;
+  }
 
  private:
   int deck_size_;

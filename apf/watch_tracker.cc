@@ -58,7 +58,12 @@ std::int64_t WatchTracker::InterestedWatchCount(const RequestInfo& request) cons
   // are to resources nobody watches, and this is one lookup instead of three.
   const auto next = counts_.lower_bound(KeyView{request.api_group, request.resource, "", ""});
   if (next == counts_.end() || next->first.resource != request.resource) return 0;
-  std::int64_t result = WatchCount(request.api_group, request.resource, "", "");
+  // The lower bound is the (group, resource) key itself when that has watches.
+  const Key& first = next->first;
+  std::int64_t result =
+      first.namespace_name.empty() && first.name.empty() && first.api_group == request.api_group
+          ? next->second
+          : 0;
   if (!request.namespace_name.empty()) {
     result += WatchCount(request.api_group, request.resource, request.namespace_name, "");
   }

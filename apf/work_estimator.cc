@@ -185,7 +185,7 @@ WorkEstimate WorkEstimator::EstimateMutating(const RequestInfo& request,
     final_seats =
         GoFloat64ToUint64(std::ceil(static_cast<double>(watch_count) / config_.watches_per_seat));
     const SeatSeconds final_work =
-        SeatsTimesDuration(static_cast<double>(final_seats), config_.event_additional_duration);
+        WholeSeatsTimesDuration(final_seats, config_.event_additional_duration);
     if (final_seats > max_seats) final_seats = max_seats;
     additional_latency = DurationPerSeat(final_work, static_cast<double>(final_seats));
   }

@@ -1,14 +1,18 @@
 // The real apf::QueueSet against a deliberately simple second implementation
 // (tests/reference/simple_queue_set.h): on random workloads both must make identical
 // decisions at identical times and agree on R and every queue's state after every
-// operation.
+// operation. Alongside, the real set is run a second time with every arrival enqueued
+// before it is dispatched, as queueset.go does: it must end every operation in exactly the
+// state of the one that dispatches fitting arrivals at once, its seat demand included.
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <cstring>
 #include <map>
 #include <optional>
 #include <vector>
 
 #include "apf/queue_set.h"
+#include "apf/seat_demand_integrator.h"
 #include "sim/engine/event_queue.h"
 #include "sim/engine/random.h"
 #include "tests/reference/simple_queue_set.h"
@@ -25,7 +29,11 @@ class Comparison : public apf::QueueSetListener {
 
   // Seats and durations are multiplied by the scales: large ones drive R through epochs.
   Comparison(std::uint64_t seed, std::uint64_t seat_scale, Nanos time_scale)
-      : random_(seed), seat_scale_(seat_scale), time_scale_(time_scale), scan_(seed % 3 == 0) {}
+      : random_(seed),
+        seat_scale_(seat_scale),
+        time_scale_(time_scale),
+        scan_(seed % 3 == 0),
+        remember_hands_(seed % 2 == 0) {}
 
   void OnDispatched(Nanos now, apf::QueueSetHandle handle, std::uint64_t id) override {
     real_dispatches_.emplace_back(now, id);
@@ -37,21 +45,30 @@ class Comparison : public apf::QueueSetListener {
     apf::DispatchingConfig d = RandomDispatching();
     INFO("queues " << q.desired_num_queues << " hand " << q.hand_size << " qll "
                    << q.queue_length_limit << " cl " << d.concurrency_limit);
-    apf::QueueSet real(0, q, d, this, nullptr);
+    apf::SeatDemandIntegrator real_demand(0);
+    apf::QueueSet real(0, q, d, this, &real_demand);
     // Every third workload checks the scan that the benchmark compares with the tree.
     real.set_dispatch_by_scan(scan_);
     SimpleQueueSet simple(0, q, d);
+    apf::SeatDemandIntegrator stepwise_demand(0);
+    apf::QueueSet stepwise(0, q, d, &stepwise_, &stepwise_demand);
+    stepwise.set_dispatch_by_scan(scan_);
+    stepwise.set_dispatch_arrivals_at_once(false);
 
     // Flows with fixed hashes; requests of random widths, some wider than the limit,
     // some with final seats; times on a 1 ms grid half the time, to make ties.
     std::vector<std::uint64_t> flows(1 + random_.UniformInt(8));
     for (auto& f : flows) f = random_.NextU64();
+    // Every other workload keeps each flow's hand, as the filter does, through
+    // reconfigurations that change the deck and hand sizes under it.
+    std::vector<apf::RememberedHand> hands(flows.size());
     const int count = 150 + static_cast<int>(random_.UniformInt(150));
     Nanos t = 0;
     for (int i = 0; i < count; ++i) {
       t += RandomDuration(2 * apf::kMillisecond);
       Spec s;
-      s.hash = flows[random_.UniformInt(flows.size())];
+      s.flow = static_cast<int>(random_.UniformInt(flows.size()));
+      s.hash = flows[s.flow];
       s.seats.initial_seats =
           (1 + random_.UniformInt(random_.Uniform01() < 0.8 ? 3 : 15)) * seat_scale_;
       if (random_.Uniform01() < 0.3) {
@@ -66,46 +83,64 @@ class Comparison : public apf::QueueSetListener {
       if (random_.Uniform01() < 0.02) events_.Schedule(t, {kReconfigure, 0, 0});
     }
 
+    Nanos last = 0;
     while (std::optional<sim::FiredEvent> e = events_.Pop()) {
       const Nanos now = e->time;
+      last = now;
       const std::uint32_t i = e->event.arg32;
       switch (e->event.kind) {
         case kArrival: {
-          apf::QueueSet::StartResult r = real.StartRequest(now, i, specs_[i].seats, specs_[i].hash);
+          apf::QueueSet::StartResult r =
+              real.StartRequest(now, i, specs_[i].seats, specs_[i].hash,
+                                remember_hands_ ? &hands[specs_[i].flow] : nullptr);
           if (r.handle.valid()) handles_[i] = r.handle;
           int simple_queue = -1;
           const int outcome = simple.Start(now, i, specs_[i].seats, specs_[i].hash, &simple_queue);
           REQUIRE(static_cast<int>(r.outcome) == outcome);
           REQUIRE((r.outcome == apf::QueueSet::StartOutcome::kQueued ? r.queue_index : -1) ==
                   simple_queue);
+          const apf::QueueSet::StartResult sr =
+              stepwise.StartRequest(now, i, specs_[i].seats, specs_[i].hash);
+          if (sr.handle.valid()) stepwise_.handles[i] = sr.handle;
+          REQUIRE(sr.outcome == r.outcome);
+          REQUIRE(sr.queue_index == r.queue_index);
           break;
         }
         case kTimeOut: {
           const bool real_removed = handles_.count(i) && real.TimeOut(now, handles_[i]);
           REQUIRE(real_removed == simple.TimeOut(now, i));
+          REQUIRE(real_removed ==
+                  (stepwise_.handles.count(i) && stepwise.TimeOut(now, stepwise_.handles[i])));
           break;
         }
         case kCompletion: {
           const Nanos release = real.Finish(now, handles_.at(i));
           REQUIRE(release == simple.Finish(now, i));
+          REQUIRE(release == stepwise.Finish(now, stepwise_.handles.at(i)));
           if (release > now) events_.Schedule(release, {kRelease, i, 0});
           break;
         }
         case kRelease:
           real.ReleaseSeats(now, handles_.at(i));
           simple.Release(now, i);
+          stepwise.ReleaseSeats(now, stepwise_.handles.at(i));
           break;
         case kReconfigure: {
           apf::QueuingConfig nq = RandomQueuing();
           apf::DispatchingConfig nd = RandomDispatching();
           REQUIRE(real.Reconfigure(now, nq, nd).ok());
           simple.Reconfigure(now, nq, nd);
+          REQUIRE(stepwise.Reconfigure(now, nq, nd).ok());
           ++reconfigurations_;
           break;
         }
       }
       // The same dispatches, in the same order, at the same times; schedule completions.
       REQUIRE(real_dispatches_ == simple.dispatched);
+      REQUIRE(stepwise_.dispatches == real_dispatches_);
+      stepwise_.dispatches.clear();
+      CompareSets(real, stepwise);
+      REQUIRE(real_demand.current() == stepwise_demand.current());
       for (const auto& [when, id] : real_dispatches_) {
         events_.Schedule(when + specs_[id].service,
                          {kCompletion, static_cast<std::uint32_t>(id), 0});
@@ -117,6 +152,10 @@ class Comparison : public apf::QueueSetListener {
     }
     CHECK(real.is_idle());
     epochs_ = real.counters().epoch_advances + real.counters().epoch_advance_failures;
+    // The demand's statistics, bit for bit: the same changes at the same instants.
+    const apf::SeatDemandResults a = real_demand.GetResults(last + apf::kSecond);
+    const apf::SeatDemandResults b = stepwise_demand.GetResults(last + apf::kSecond);
+    CHECK(std::memcmp(&a, &b, sizeof a) == 0);
   }
 
   std::int64_t dispatches_ = 0;
@@ -124,7 +163,18 @@ class Comparison : public apf::QueueSetListener {
   std::int64_t epochs_ = 0;
 
  private:
+  // The stepwise set's own dispatches and handles.
+  struct Recorder : apf::QueueSetListener {
+    void OnDispatched(Nanos now, apf::QueueSetHandle handle, std::uint64_t id) override {
+      dispatches.emplace_back(now, id);
+      handles[id] = handle;
+    }
+    std::vector<std::pair<Nanos, std::uint64_t>> dispatches;
+    std::map<std::uint64_t, apf::QueueSetHandle> handles;
+  };
+
   struct Spec {
+    int flow = 0;
     std::uint64_t hash = 0;
     apf::RequestSeats seats;
     Nanos service = 0;
@@ -175,10 +225,64 @@ class Comparison : public apf::QueueSetListener {
     }
   }
 
+  // Everything a report can read of two queue sets, every request of them included.
+  static void CompareSets(const apf::QueueSet& a, const apf::QueueSet& b) {
+    REQUIRE(a.current_r() == b.current_r());
+    REQUIRE(a.waiting_requests() == b.waiting_requests());
+    REQUIRE(a.executing_requests() == b.executing_requests());
+    REQUIRE(a.seats_in_use() == b.seats_in_use());
+    REQUIRE(a.seats_waiting() == b.seats_waiting());
+    REQUIRE(a.queues_with_waiting() == b.queues_with_waiting());
+    const apf::QueueSetCounters& ca = a.counters();
+    const apf::QueueSetCounters& cb = b.counters();
+    REQUIRE(ca.dispatched == cb.dispatched);
+    REQUIRE(ca.rejected == cb.rejected);
+    REQUIRE(ca.cancelled == cb.cancelled);
+    REQUIRE(ca.rejected_queue_full == cb.rejected_queue_full);
+    REQUIRE(ca.rejected_concurrency_limit == cb.rejected_concurrency_limit);
+    REQUIRE(ca.rejected_time_out == cb.rejected_time_out);
+    REQUIRE(ca.dispatch_no_accommodation == cb.dispatch_no_accommodation);
+    REQUIRE(ca.epoch_advances == cb.epoch_advances);
+    REQUIRE(ca.epoch_advance_failures == cb.epoch_advance_failures);
+    REQUIRE(ca.impossible_states == cb.impossible_states);
+    REQUIRE(a.num_queues() == b.num_queues());
+    auto requests = [](const apf::QueueSet& qs) {
+      std::vector<std::vector<std::int64_t>> rows;
+      auto row = [&](const apf::QueueSetRequestView& v) {
+        rows.push_back({static_cast<std::int64_t>(v.id), v.arrival_ns, v.start_ns.value_or(-1),
+                        static_cast<std::int64_t>(v.seats.initial_seats),
+                        static_cast<std::int64_t>(v.seats.final_seats), v.seats.additional_latency,
+                        static_cast<std::int64_t>(v.arrival_r)});
+      };
+      for (int i = 0; i < qs.num_queues(); ++i) {
+        qs.ForEachWaiting(i, row);
+        rows.push_back({});
+        qs.ForEachExecuting(i, row);
+        rows.push_back({});
+      }
+      qs.ForEachQueuelessExecuting(row);
+      return rows;
+    };
+    REQUIRE(requests(a) == requests(b));
+    for (int i = 0; i < a.num_queues(); ++i) {
+      const apf::QueueSetQueueView va = a.queue(i);
+      const apf::QueueSetQueueView vb = b.queue(i);
+      REQUIRE(va.waiting_requests == vb.waiting_requests);
+      REQUIRE(va.executing_requests == vb.executing_requests);
+      REQUIRE(va.seats_in_use == vb.seats_in_use);
+      REQUIRE(va.next_dispatch_r == vb.next_dispatch_r);
+      REQUIRE(va.initial_seats_sum == vb.initial_seats_sum);
+      REQUIRE(va.max_seats_sum == vb.max_seats_sum);
+      REQUIRE(va.total_work_sum == vb.total_work_sum);
+    }
+  }
+
   sim::Random random_;
   std::uint64_t seat_scale_;
   Nanos time_scale_;
   bool scan_;
+  bool remember_hands_;
+  Recorder stepwise_;
   sim::EventQueue events_;
   std::vector<Spec> specs_;
   std::map<std::uint64_t, apf::QueueSetHandle> handles_;

@@ -64,3 +64,36 @@ TEST_CASE("SeatsTimesDuration agrees with the rounding of queueset.go on random 
   CHECK(apf::SeatsTimesDuration(1, -5) == static_cast<apf::SeatSeconds>(-1));  // -0.5 -> -1
   CHECK(apf::SeatsTimesDuration(1, 15) == 2);                                  // 1.5 -> 2
 }
+
+TEST_CASE("WholeSeatsTimesDuration is SeatsTimesDuration for whole seats, either side of 2^50",
+          "[seatseconds][property]") {
+  // The integer path must give the float64 expression's answer wherever it is taken, and
+  // hand the rest to it: random seats and durations of every magnitude and sign, products
+  // just below and above 2^50 in magnitude, and exact halves.
+  std::uint64_t state = 2718281828459045235ULL;  // xorshift64, a fixed seed
+  auto next = [&] {
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    return state;
+  };
+  for (int i = 0; i < 400000; ++i) {
+    const std::uint64_t seats = next() >> (next() % 64);
+    const std::int64_t magnitude = static_cast<std::int64_t>(next() >> (1 + next() % 63));
+    const apf::Nanos d = (next() & 1) ? magnitude : -magnitude;
+    REQUIRE(apf::WholeSeatsTimesDuration(seats, d) ==
+            apf::SeatsTimesDuration(static_cast<double>(seats), d));
+  }
+  const std::int64_t edge = std::int64_t{1} << 50;
+  for (std::int64_t p = edge - 40; p <= edge + 40; ++p) {
+    for (const apf::Nanos d : {p, -p}) {
+      REQUIRE(apf::WholeSeatsTimesDuration(1, d) == apf::SeatsTimesDuration(1, d));
+      REQUIRE(apf::WholeSeatsTimesDuration(2, d / 2) == apf::SeatsTimesDuration(2, d / 2));
+    }
+  }
+  CHECK(apf::WholeSeatsTimesDuration(1, 5) == 1);                                    // 0.5 -> 1
+  CHECK(apf::WholeSeatsTimesDuration(1, -5) == static_cast<apf::SeatSeconds>(-1));   // -0.5
+  CHECK(apf::WholeSeatsTimesDuration(3, 5) == 2);                                    // 1.5 -> 2
+  CHECK(apf::WholeSeatsTimesDuration(1, -14) == static_cast<apf::SeatSeconds>(-1));  // -1.4
+  CHECK(apf::WholeSeatsTimesDuration(0, -7) == 0);
+}

@@ -122,6 +122,54 @@ TEST_CASE("the deal's digits are exactly those of plain division", "[dealer]") {
   }
 }
 
+TEST_CASE("a remembered hand is the hand a fresh deal gives, for every hash and dealer",
+          "[dealer]") {
+  // The memo is filled by the first deal and must then give Deal's own answer: for the
+  // same flow again, and after the flow moves to a dealer of another deck or hand size,
+  // including sizes that share the deck or the hand with the one that dealt the memo.
+  sim::Random random(20261204);
+  const std::vector<std::pair<int, int>> configs = {{64, 8},  {64, 6}, {128, 8}, {128, 6},
+                                                    {16, 15}, {1, 1},  {7, 3}};
+  std::vector<Dealer> dealers;
+  for (const auto& [deck, hand] : configs) dealers.emplace_back(deck, hand);
+  for (int trial = 0; trial < 20000; ++trial) {
+    std::uint64_t hash = random.NextU64();
+    if (trial % 13 == 0) hash = random.UniformInt(4);  // hash 0 is a hash like any other
+    apf::RememberedHand memo;
+    for (int round = 0; round < 3; ++round) {
+      const Dealer& dealer = dealers[random.UniformInt(dealers.size())];
+      const Hand fresh = dealer.Deal(hash);
+      const Hand& remembered = dealer.Deal(hash, memo);
+      REQUIRE(std::vector<int>(remembered.begin(), remembered.end()) ==
+              std::vector<int>(fresh.begin(), fresh.end()));
+      REQUIRE(memo.hash == hash);
+    }
+    // Another flow's hash through the same memo is dealt afresh, not taken from it.
+    const std::uint64_t other = hash ^ 1;
+    const Hand& again = dealers[0].Deal(other, memo);
+    const Hand fresh = dealers[0].Deal(other);
+    REQUIRE(std::vector<int>(again.begin(), again.end()) ==
+            std::vector<int>(fresh.begin(), fresh.end()));
+  }
+}
+
+TEST_CASE("a remembered hand is kept while it stands and replaced when it does not", "[dealer]") {
+  // hashFlowID("global-default", "alice") and the appendix A hands for decks 128 and 64.
+  const std::uint64_t hash = 17644606172554983095ULL;
+  apf::RememberedHand memo;
+  Dealer(128, 6).Deal(hash, memo);
+  CHECK(memo.deck_size == 128);
+  // A tampered card shows whether the next deal took the memo or dealt afresh.
+  memo.hand.cards[0] = 0;
+  CHECK(Dealer(128, 6).Deal(hash, memo)[0] == 0);
+  CHECK(Dealer(64, 6).Deal(hash, memo)[0] == 55);
+  CHECK(std::vector<int>(memo.hand.begin(), memo.hand.end()) ==
+        std::vector<int>{55, 56, 51, 36, 11, 5});
+  memo.hand.cards[0] = 0;
+  CHECK(Dealer(64, 5).Deal(hash, memo).size == 5);
+  CHECK(memo.hand[0] == 55);
+}
+
 TEST_CASE("hash values below deck*(deck-1)*... deal every ordered hand exactly once", "[dealer]") {
   // The deal is a mixed-radix decoding followed by un-ranking, so it is a bijection from
   // [0, 7*6*5) onto the 210 ordered 3-hands of a 7-card deck.

@@ -57,6 +57,26 @@ TEST_CASE("A write counts watches of its resource, its namespace and its object"
   CHECK(tracker.InterestedWatchCount(Req("update", "", "configmaps", "a", "cm1")) == 0);
 }
 
+TEST_CASE("Only the write's own (group, resource) key counts its resource-wide watches",
+          "[watchtracker]") {
+  // Keys are ordered by resource, namespace, name and then group. The first key at or
+  // after the write's resource-wide key may be another group's, or a namespaced one of
+  // the same resource; neither counts as the write's resource-wide watches.
+  apf::WatchTracker tracker;
+  std::vector<apf::WatchTracker::Registration> regs;
+  regs.push_back(tracker.RegisterWatch(Req("watch", "apps", "configmaps", "")));
+  regs.push_back(tracker.RegisterWatch(Req("watch", "", "configmaps", "a")));
+  regs.push_back(tracker.RegisterWatch(Req("watch", "", "configmaps", "a")));
+  // Group "": the first key is ("configmaps", "", "", "apps"); only namespace a's 2 count.
+  CHECK(tracker.InterestedWatchCount(Req("create", "", "configmaps", "a")) == 2);
+  CHECK(tracker.InterestedWatchCount(Req("create", "", "configmaps", "b")) == 0);
+  // Group "batch" sorts after "apps": the first key is namespace a's, of group "".
+  CHECK(tracker.InterestedWatchCount(Req("create", "batch", "configmaps", "a")) == 0);
+  // Group "apps": its own resource-wide watch, and none in namespace a.
+  CHECK(tracker.InterestedWatchCount(Req("create", "apps", "configmaps", "a")) == 1);
+  for (auto& r : regs) tracker.ForgetWatch(r);
+}
+
 TEST_CASE("A cluster-scoped object's named watches are keyed without a namespace",
           "[watchtracker]") {
   apf::WatchTracker tracker;
