@@ -61,7 +61,7 @@ void EventQueue::InsertDue(const Entry& e) {
 }
 
 inline std::uint64_t EventQueue::IdOf(std::uint64_t sequence, std::uint64_t low) {
-  if (sequence >= (std::uint64_t{1} << (64 - kSequenceShift))) {
+  if (sequence >= kSequenceLimit) {
     std::fprintf(stderr, "apfsim: internal limit: more than 2^39 scheduled events\n");
     std::abort();
   }
@@ -99,7 +99,23 @@ inline EventHandle EventQueue::ScheduleWithSequence(apf::Nanos time, std::uint64
 }
 
 EventHandle EventQueue::Schedule(apf::Nanos time, const Event& event) {
-  return ScheduleWithSequence(time, next_sequence_++, event);
+  // The common case in few instructions: a free slot to reuse (made under the slot limit),
+  // a time after the base, a sequence under its limit.
+  const std::uint64_t key = TimeKey(time);
+  const std::uint64_t sequence = next_sequence_++;
+  if (free_slot_ == UINT32_MAX || key <= base_time_ || sequence >= kSequenceLimit) {
+    return ScheduleWithSequence(time, sequence, event);
+  }
+  const std::uint32_t slot = free_slot_;
+  Slot& s = slots_[slot];
+  free_slot_ = s.next_free;
+  s.event = event;
+  s.id = (sequence << kSequenceShift) | slot;
+  s.next_free = UINT32_MAX;
+  ++entries_;
+  ++live_;
+  PlaceInBucket(Entry{key, s.id});
+  return EventHandle{slot, s.generation};
 }
 
 void EventQueue::ReserveSequences(std::uint64_t n) {
@@ -146,20 +162,7 @@ void EventQueue::FreeSlot(std::uint32_t slot) {
   free_slot_ = slot;
 }
 
-bool EventQueue::SettleMinimum() {
-  for (;;) {
-    for (; due_head_ != due_.size(); ++due_head_) {
-      if (IsLive(due_[due_head_])) return true;
-      --entries_;
-    }
-    due_.clear();
-    due_head_ = 0;
-    if (occupied_levels_ == 0) return false;
-    Cascade();
-  }
-}
-
-void EventQueue::Cascade() {
+inline void EventQueue::Cascade() {
   // The lowest non-empty bucket holds the earliest entries; its smallest time becomes the
   // base, and every entry of the bucket moves to the due list or to a lower level. Other
   // buckets stay where they are: the new base differs from the old only in this bucket's
@@ -179,6 +182,10 @@ void EventQueue::Cascade() {
     from.end = first;
     return;
   }
+  MoveDown(from);
+}
+
+void EventQueue::MoveDown(Bucket& from) {
   // Cancelled entries move down with the live ones and are dropped from the due list:
   // telling them apart here would read every moved entry's slot, a likely cache miss,
   // while cancellations are few.
@@ -192,6 +199,7 @@ void EventQueue::Cascade() {
   // Each full block is handed back as soon as its entries have moved, for the lower
   // buckets to take: a cascade of most of the pending entries then needs no second copy
   // of them. The head block stays with the bucket.
+  Entry* const first = from.head->entries;
   Block* full = from.head->next;
   from.head->next = nullptr;
   for (const Entry* e = first; e != from.end; ++e) move(*e);
@@ -205,6 +213,19 @@ void EventQueue::Cascade() {
   }
   // The due list was empty; the bucket's entries came in no particular order.
   if (due_.size() > 1) std::sort(due_.begin(), due_.end(), IdBefore);
+}
+
+inline bool EventQueue::SettleMinimum() {
+  for (;;) {
+    for (; due_head_ != due_.size(); ++due_head_) {
+      if (IsLive(due_[due_head_])) return true;
+      --entries_;
+    }
+    due_.clear();
+    due_head_ = 0;
+    if (occupied_levels_ == 0) return false;
+    Cascade();
+  }
 }
 
 std::optional<FiredEvent> EventQueue::Pop() {

@@ -123,6 +123,7 @@ class EventQueue {
   static constexpr int kSlotBits = 24;
   static constexpr std::uint64_t kPosted = std::uint64_t{1} << kSlotBits;
   static constexpr int kSequenceShift = kSlotBits + 1;
+  static constexpr std::uint64_t kSequenceLimit = std::uint64_t{1} << (64 - kSequenceShift);
   static constexpr std::uint64_t kNoId = UINT64_MAX;
   static constexpr int kDigitBits = 6;  // a level's occupancy is one 64-bit word
   static constexpr int kDigits = 1 << kDigitBits;
@@ -186,6 +187,7 @@ class EventQueue {
   bool SettleMinimum();
   // Moves the lowest non-empty bucket's entries down, its smallest time becoming the base.
   void Cascade();
+  void MoveDown(Bucket& from);  // Cascade's part for a bucket of more than one entry
   void FreeSlot(std::uint32_t slot);
   void Rebuild(std::uint64_t new_base);
   // Calls f(level, digit) for every non-empty bucket.
