@@ -32,19 +32,6 @@ void LevelTimeline::SetLimits(int current_cl, int nominal_cl) {
   nominal_cl_ = nominal_cl;
 }
 
-void LevelTimeline::OnDispatched(apf::Nanos wait, int seats) {
-  ++interval_.dispatched;
-  ++totals_.dispatched;
-  interval_waits_[open_waits_].Add(wait);
-  total_waits_.Add(wait);
-  peak_request_seats_ = std::max(peak_request_seats_, seats);
-}
-
-void LevelTimeline::OnRejected(apf::RejectReason reason) {
-  ++interval_.rejected[static_cast<int>(reason)];
-  ++totals_.rejected[static_cast<int>(reason)];
-}
-
 LevelRow LevelTimeline::CloseInterval(apf::Nanos start, apf::Nanos end) {
   LevelRow row;
   row.executing_requests = executing_requests_.CloseInterval(start, end);
@@ -65,10 +52,23 @@ LevelRow LevelTimeline::CloseInterval(apf::Nanos start, apf::Nanos end) {
   run_cl_integral_ += static_cast<double>(current_cl_) * static_cast<double>(end - start);
   cl_since_ = end;
   peak_executing_seats_ = static_cast<int>(executing_seats_.value());
+  AddIntervalToTotals();
   interval_ = LevelCounters{};
   open_waits_ ^= 1;
   interval_waits_[open_waits_].Clear();
   return row;
+}
+
+void LevelTimeline::AddIntervalToTotals() {
+  totals_.dispatched += interval_.dispatched;
+  for (int k = 0; k < kRejectionKinds; ++k) totals_.rejected[k] += interval_.rejected[k];
+  total_waits_.Merge(interval_waits_[open_waits_]);
+}
+
+void LevelTimeline::EndRun() {
+  AddIntervalToTotals();
+  interval_ = LevelCounters{};
+  interval_waits_[open_waits_].Clear();
 }
 
 double LevelTimeline::mean_current_cl(apf::Nanos end) {
@@ -90,28 +90,6 @@ void ClientDistributions::Clear() {
   iteration.Clear();
 }
 
-void ClientTimeline::OnQueueWait(apf::Nanos wait) {
-  open().queue_wait.Add(wait);
-  total_.queue_wait.Add(wait);
-}
-
-void ClientTimeline::OnIteration(apf::Nanos duration) {
-  open().iteration.Add(duration);
-  total_.iteration.Add(duration);
-}
-
-void ClientTimeline::OnCallDone(bool succeeded, apf::Nanos latency, apf::Nanos throttle_wait) {
-  if (succeeded) {
-    ++interval_.succeeded;
-  } else {
-    ++interval_.failed;
-  }
-  open().latency.Add(latency);
-  total_.latency.Add(latency);
-  open().throttle_wait.Add(throttle_wait);
-  total_.throttle_wait.Add(throttle_wait);
-}
-
 ClientRow ClientTimeline::CloseInterval() {
   ClientRow row = interval_;
   row.latency_p50 = open().latency.Quantile(0.5);
@@ -123,10 +101,16 @@ ClientRow ClientTimeline::CloseInterval() {
   totals_.failed += row.failed;
   totals_.http429 += row.http429;
   totals_.calls_rejected += row.calls_rejected;
+  total_.Merge(open());
   interval_ = ClientRow{};
   open_ ^= 1;
   open().Clear();
   return row;
+}
+
+void ClientTimeline::EndRun() {
+  total_.Merge(open());
+  open().Clear();
 }
 
 }  // namespace sim

@@ -5,6 +5,7 @@
 #ifndef SIM_WORLD_LEVEL_TIMELINE_H_
 #define SIM_WORLD_LEVEL_TIMELINE_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -66,12 +67,24 @@ class LevelTimeline {
   void SetRetryAfter(int seconds) { retry_after_ = seconds; }
   void SetMaxSeats(int max_seats) { max_seats_ = max_seats; }
   // A request was dispatched after waiting `wait` and charged `seats` (its max seats).
-  void OnDispatched(apf::Nanos wait, int seats);
-  void OnRejected(apf::RejectReason reason);  // a counted reason (CountedRejectReason)
+  // Inline, as the world's other per-request updates: most waits are a constant 0.
+  void OnDispatched(apf::Nanos wait, int seats) {
+    ++interval_.dispatched;
+    interval_waits_[open_waits_].Add(wait);
+    peak_request_seats_ = std::max(peak_request_seats_, seats);
+  }
+  void OnRejected(apf::RejectReason reason) {  // a counted reason (CountedRejectReason)
+    ++interval_.rejected[static_cast<int>(reason)];
+  }
 
   LevelRow CloseInterval(apf::Nanos start, apf::Nanos end);
+  // The run ended. An interval gets no row when the run ends at its start, but what its
+  // first instant dispatched or rejected still counts in the totals.
+  void EndRun();
 
-  // Totals over the run.
+  // Totals over the run, as of the last CloseInterval: a request adds to its interval
+  // only, and each closed interval is added to the totals (one merge per interval instead
+  // of a second update per request).
   const LevelCounters& totals() const { return totals_; }
   const LatencyHistogram& total_waits() const { return total_waits_; }
   int peak_executing_seats() const { return total_peak_executing_seats_; }
@@ -82,6 +95,8 @@ class LevelTimeline {
   double mean_current_cl(apf::Nanos end);
 
  private:
+  void AddIntervalToTotals();
+
   GaugeIntegral executing_requests_, executing_seats_, waiting_requests_, waiting_seats_;
   double run_cl_integral_ = 0;
   int peak_executing_seats_ = 0;
@@ -125,14 +140,25 @@ class ClientTimeline {
   void OnCallRejected() { ++interval_.calls_rejected; }
   // An attempt left the APF queue (dispatched, or timed out there) after `wait`; one that
   // ran at once waited 0. Attempts refused on arrival never queued and are not counted.
-  void OnQueueWait(apf::Nanos wait);
+  // Inline: most waits are a constant 0.
+  void OnQueueWait(apf::Nanos wait) { open().queue_wait.Add(wait); }
   // A closedLoop worker finished one pass through its calls in `duration`.
-  void OnIteration(apf::Nanos duration);
+  void OnIteration(apf::Nanos duration) { open().iteration.Add(duration); }
   // The call ended (after all its retries) with `latency` from issue to answer, having
   // waited `throttle_wait` in all for its client-side rate limiter.
-  void OnCallDone(bool succeeded, apf::Nanos latency, apf::Nanos throttle_wait = 0);
+  void OnCallDone(bool succeeded, apf::Nanos latency, apf::Nanos throttle_wait = 0) {
+    ++(succeeded ? interval_.succeeded : interval_.failed);
+    ClientDistributions& d = open();
+    d.latency.Add(latency);
+    d.throttle_wait.Add(throttle_wait);
+  }
 
   ClientRow CloseInterval();
+  // The run ended. An interval gets no row when the run ends at its start, but the
+  // distributions of its first instant still count in the totals (its counters do not).
+  void EndRun();
+  // Totals over the run, as of the last CloseInterval (a call or attempt adds to its
+  // interval only; each closed interval is merged into the totals) and EndRun.
   const ClientRow& totals() const { return totals_; }
   // Calls issued so far, the open interval's included.
   std::uint64_t calls_so_far() const { return totals_.calls + interval_.calls; }

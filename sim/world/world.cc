@@ -766,6 +766,10 @@ StopReason World::Run() {
   while (interval_start_ + scenario_.interval <= end)
     OnInterval(interval_start_ + scenario_.interval);
   if (end > interval_start_) OnInterval(end);
+  for (auto& rep : replicas_) {
+    for (LevelTimeline& tl : rep->timelines) tl.EndRun();
+  }
+  for (Client& c : clients_) c.timeline.EndRun();
   return reason;
 }
 
