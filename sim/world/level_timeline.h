@@ -15,18 +15,40 @@
 
 namespace sim {
 
-// The time integral of a piecewise-constant value.
-class GaugeIntegral {
+// The time integrals of a level's gauges (executing requests and seats, waiting requests
+// and seats), piecewise constant. They change together, so they share one clock.
+class LevelGauges {
  public:
-  void Set(apf::Nanos now, double value);
-  // The time-weighted mean over [start, end), then starts a new interval at `end`.
-  double CloseInterval(apf::Nanos start, apf::Nanos end);
-  double value() const { return value_; }
+  enum Gauge { kExecutingRequests, kExecutingSeats, kWaitingRequests, kWaitingSeats, kCount };
+  // Inline: a level's state is set a few times per request.
+  void Set(apf::Nanos now, int executing_requests, int executing_seats, int waiting_requests,
+           int waiting_seats) {
+    Advance(now);
+    value_[kExecutingRequests] = executing_requests;
+    value_[kExecutingSeats] = executing_seats;
+    value_[kWaitingRequests] = waiting_requests;
+    value_[kWaitingSeats] = waiting_seats;
+  }
+  // The time-weighted mean of `gauge` over [start, end): CloseInterval(start, end) first.
+  double mean(Gauge gauge) const { return mean_[gauge]; }
+  // Ends the interval [start, end) (its means) and starts a new one at `end`.
+  void CloseInterval(apf::Nanos start, apf::Nanos end);
+  int value(Gauge gauge) const { return value_[gauge]; }
 
  private:
-  double value_ = 0;
+  void Advance(apf::Nanos now) {
+    // A level's state changes several times within most instants, and nothing accrues
+    // within one: adding 0 would leave each integral as it is.
+    if (now == last_) return;
+    const double elapsed = static_cast<double>(now - last_);
+    for (int g = 0; g < kCount; ++g) integral_[g] += static_cast<double>(value_[g]) * elapsed;
+    last_ = now;
+  }
+
+  int value_[kCount] = {0, 0, 0, 0};
   apf::Nanos last_ = 0;
-  double integral_ = 0;  // value x ns since the interval began
+  double integral_[kCount] = {0, 0, 0, 0};  // value x ns since the interval began
+  double mean_[kCount] = {0, 0, 0, 0};      // of the last closed interval
 };
 
 // A level counts its rejections by apf::RejectReason's first three reasons, in that order
@@ -62,7 +84,11 @@ class LevelTimeline {
  public:
   // The level's state after any change (dispatch, enqueue, finish, release, time-out).
   void SetState(apf::Nanos now, int executing_requests, int executing_seats, int waiting_requests,
-                int waiting_seats);
+                int waiting_seats) {
+    gauges_.Set(now, executing_requests, executing_seats, waiting_requests, waiting_seats);
+    peak_executing_seats_ = std::max(peak_executing_seats_, executing_seats);
+    total_peak_executing_seats_ = std::max(total_peak_executing_seats_, executing_seats);
+  }
   void SetLimits(int current_cl, int nominal_cl);
   void SetRetryAfter(int seconds) { retry_after_ = seconds; }
   void SetMaxSeats(int max_seats) { max_seats_ = max_seats; }
@@ -97,7 +123,7 @@ class LevelTimeline {
  private:
   void AddIntervalToTotals();
 
-  GaugeIntegral executing_requests_, executing_seats_, waiting_requests_, waiting_seats_;
+  LevelGauges gauges_;
   double run_cl_integral_ = 0;
   int peak_executing_seats_ = 0;
   int total_peak_executing_seats_ = 0;

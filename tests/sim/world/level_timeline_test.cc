@@ -96,3 +96,31 @@ TEST_CASE("a level's run totals hold every interval's waits and counts, the last
   CHECK(tl.totals().dispatched == dispatched);
   CHECK(tl.totals().rejected[static_cast<int>(apf::RejectReason::kTimeOut)] == timed_out);
 }
+
+TEST_CASE(
+    "a level's gauges are time-weighted over the interval, several changes at one instant "
+    "included",
+    "[timeline]") {
+  sim::LevelTimeline tl;
+  const apf::Nanos s = apf::kSecond;
+  tl.SetState(1 * s, 1, 2, 0, 0);
+  tl.SetState(1 * s, 2, 4, 3, 3);  // the same instant: only the last state holds
+  tl.SetState(3 * s, 1, 1, 0, 0);
+  sim::LevelRow row = tl.CloseInterval(0, 4 * s);
+  CHECK(row.executing_requests == 5.0 / 4);  // 0 for 1 s, 2 for 2 s, 1 for 1 s
+  CHECK(row.executing_seats == 9.0 / 4);
+  CHECK(row.waiting_requests == 6.0 / 4);
+  CHECK(row.waiting_seats == 6.0 / 4);
+  CHECK(row.peak_executing_seats == 4);
+  tl.SetState(6 * s, 3, 6, 1, 2);
+  row = tl.CloseInterval(4 * s, 8 * s);
+  CHECK(row.executing_requests == 8.0 / 4);  // 1 for 2 s, 3 for 2 s
+  CHECK(row.executing_seats == 14.0 / 4);
+  CHECK(row.waiting_seats == 4.0 / 4);
+  CHECK(row.peak_executing_seats == 6);
+  // An empty interval reports the state it ends in.
+  row = tl.CloseInterval(8 * s, 8 * s);
+  CHECK(row.executing_requests == 3);
+  CHECK(row.waiting_seats == 2);
+  CHECK(tl.peak_executing_seats() == 6);
+}
