@@ -40,7 +40,7 @@ void World::DispatchListener::OnDispatched(apf::Nanos now, std::uint64_t id) {
   world_->metrics_.At(replica_, a.handle.level, a.flow_schema)
       .wait_executed.Observe(now - a.arrived);
   world_->ClientOf(a).timeline.OnQueueWait(now - a.arrived);
-  world_->StartExecution(now, static_cast<int>(slot));
+  world_->StartExecution(now, a, static_cast<int>(slot));
   world_->NoteLevel(now, replica_, a.handle.level);
 }
 
@@ -238,7 +238,7 @@ void World::SendAttempt(apf::Nanos now, int c, const CallStep& step) {
       rep.flow_control->Start(now, Ref(slot, a.generation), proc.user, sent, user_timeout,
                               rep.flow_control->classifier() ? &proc.subjects : nullptr,
                               request.tmpl->seats ? &*request.tmpl->seats : nullptr);
-  OnAdmitted(now, static_cast<int>(slot), admission);
+  OnAdmitted(now, a, static_cast<int>(slot), admission);
 }
 
 bool World::PassGateway(apf::Nanos now, int ai) {
@@ -253,14 +253,13 @@ bool World::PassGateway(apf::Nanos now, int ai) {
   a.handle.level = -1;
   a.outcome = "rejected";
   a.reason = verdict.reason;
-  DeliverResponse(now, ai, verdict.refusal);
+  DeliverResponse(now, a, ai, verdict.refusal);
   a.live = true;
   ReleaseAttemptUncounted(ai);
   return false;
 }
 
-void World::OnAdmitted(apf::Nanos now, int ai, const apf::Admission& admission) {
-  Attempt& a = attempts_[ai];
+void World::OnAdmitted(apf::Nanos now, Attempt& a, int ai, const apf::Admission& admission) {
   Replica& rep = *replicas_[a.replica];
   a.handle = admission.handle;
   a.flow_schema = admission.flow_schema;
@@ -290,14 +289,14 @@ void World::OnAdmitted(apf::Nanos now, int ai, const apf::Admission& admission) 
     case Outcome::kRejected: {
       RecordRejection(now, a, admission.reason, /*queued=*/false);
       a.outcome = "rejected";
-      DeliverResponse(now, ai, Apiserver::TooManyRequests(admission.retry_after_seconds));
-      ReleaseAttempt(ai);
+      DeliverResponse(now, a, ai, Apiserver::TooManyRequests(admission.retry_after_seconds));
+      ReleaseAttempt(a, ai);
       return;
     }
     case Outcome::kBypass:
       client.timeline.OnQueueWait(0);
       a.dispatched = now;
-      StartExecution(now, ai);
+      StartExecution(now, a, ai);
       return;
     case Outcome::kExecuting:
       client.timeline.OnQueueWait(0);
@@ -311,7 +310,7 @@ void World::OnAdmitted(apf::Nanos now, int ai, const apf::Admission& admission) 
         NoteLevel(now, a.replica, level);
       }
       a.dispatched = now;
-      StartExecution(now, ai);
+      StartExecution(now, a, ai);
       return;
     case Outcome::kWaiting:
       a.timeout =
@@ -346,8 +345,7 @@ void World::RecordRejection(apf::Nanos now, Attempt& a, apf::RejectReason why, b
   a.reason = apf::RejectReasonName(reason);
 }
 
-void World::StartExecution(apf::Nanos now, int ai) {
-  Attempt& a = attempts_[ai];
+void World::StartExecution(apf::Nanos now, Attempt& a, int ai) {
   Replica& rep = *replicas_[a.replica];
   const Call& call = calls_[a.call];
   a.executing = true;
@@ -378,8 +376,7 @@ void World::ScheduleBackend(int r) {
   }
 }
 
-void World::OnExecDone(apf::Nanos now, int ai) {
-  Attempt& a = attempts_[ai];
+void World::OnExecDone(apf::Nanos now, Attempt& a, int ai) {
   Replica& rep = *replicas_[a.replica];
   a.executing = false;
   a.finished = now;
@@ -410,8 +407,10 @@ void World::OnExecDone(apf::Nanos now, int ai) {
     }
     engine_.At(ends_at, Event{kWatchEnd, 0, Ref(ai, a.generation)});
   }
-  if (!a.answered) DeliverResponse(now, ai, Apiserver::Answer(RequestOf(call), a.event_rejected));
-  ReleaseAttempt(ai);
+  if (!a.answered) {
+    DeliverResponse(now, a, ai, Apiserver::Answer(RequestOf(call), a.event_rejected));
+  }
+  ReleaseAttempt(a, ai);
 }
 
 void World::OnWaitTimeout(apf::Nanos now, int ai) {
@@ -421,12 +420,11 @@ void World::OnWaitTimeout(apf::Nanos now, int ai) {
   if (!rep.flow_control->TimeOut(now, a.handle, &retry_after)) return;
   RecordRejection(now, a, apf::RejectReason::kTimeOut, /*queued=*/true);
   a.outcome = "rejected";
-  DeliverResponse(now, ai, Apiserver::TooManyRequests(retry_after));
-  ReleaseAttempt(ai);
+  DeliverResponse(now, a, ai, Apiserver::TooManyRequests(retry_after));
+  ReleaseAttempt(a, ai);
 }
 
-void World::DeliverResponse(apf::Nanos now, int ai, const HttpResponse& response) {
-  Attempt& a = attempts_[ai];
+void World::DeliverResponse(apf::Nanos now, Attempt& a, int ai, const HttpResponse& response) {
   if (a.answered) return;
   a.answered = true;
   if (a.traced) {
@@ -472,8 +470,9 @@ void World::ReleaseAttemptUncounted(int ai) {
   attempts_.Release(static_cast<std::uint32_t>(ai));
 }
 
-void World::ReleaseAttempt(int ai) {
-  Attempt& a = attempts_[ai];
+void World::ReleaseAttempt(int ai) { ReleaseAttempt(attempts_[ai], ai); }
+
+void World::ReleaseAttempt(Attempt& a, int ai) {
   if (a.executing || a.pending_release || a.watch_open) return;
   if (!a.live) return;
   if (a.traced) EmitTrace(ai);
@@ -637,14 +636,14 @@ void World::HandleEvent(apf::Nanos now, const Event& event) {
       if (int a = attempt_of(event.arg64); a >= 0) OnWaitTimeout(now, a);
       break;
     case kExecDone:
-      if (int a = attempt_of(event.arg64); a >= 0) OnExecDone(now, a);
+      if (int ai = attempt_of(event.arg64); ai >= 0) OnExecDone(now, attempts_[ai], ai);
       break;
     case kBackendDone: {
       Replica& rep = *replicas_[event.arg32];
       rep.backend_event = EventHandle{};
       const std::uint64_t ref = rep.backend->CompleteNext(now);
       ScheduleBackend(static_cast<int>(event.arg32));
-      if (int a = attempt_of(ref); a >= 0) OnExecDone(now, a);
+      if (int ai = attempt_of(ref); ai >= 0) OnExecDone(now, attempts_[ai], ai);
       break;
     }
     case kSeatRelease:
@@ -660,7 +659,7 @@ void World::HandleEvent(apf::Nanos now, const Event& event) {
       if (int ai = attempt_of(event.arg64); ai >= 0 && attempts_[ai].executing) {
         attempts_[ai].outcome = "timeout";
         attempts_[ai].reason = "request timeout: 504 while the handler runs on";
-        DeliverResponse(now, ai, Apiserver::GatewayTimeout());
+        DeliverResponse(now, attempts_[ai], ai, Apiserver::GatewayTimeout());
       }
       break;
     case kWatchEnd:

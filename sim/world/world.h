@@ -193,15 +193,18 @@ class World : public EventHandler {
                       apf::RequestInfo* out) const;
   const apf::RequestInfo& SentRequestOf(const Attempt& attempt) const;
   void ReleaseSentRequest(std::uint32_t slot);
-  void DeliverResponse(apf::Nanos now, int attempt, const HttpResponse& response);
+  // The server-side steps take the attempt found by its slot `ai` (it is looked up once
+  // per event, not at every step).
+  void DeliverResponse(apf::Nanos now, Attempt& a, int ai, const HttpResponse& response);
   void FinishCall(apf::Nanos now, int call);
   void OnCallAbort(apf::Nanos now, int call);
 
   // Server side.
-  void OnAdmitted(apf::Nanos now, int attempt, const apf::Admission& admission);
-  void StartExecution(apf::Nanos now, int attempt);
-  void OnExecDone(apf::Nanos now, int attempt);
+  void OnAdmitted(apf::Nanos now, Attempt& a, int ai, const apf::Admission& admission);
+  void StartExecution(apf::Nanos now, Attempt& a, int ai);
+  void OnExecDone(apf::Nanos now, Attempt& a, int ai);
   void OnWaitTimeout(apf::Nanos now, int attempt);
+  void ReleaseAttempt(Attempt& a, int ai);
   void ReleaseAttempt(int attempt);
   void ReleaseAttemptUncounted(int attempt);  // an attempt that never reached a replica
   // The gateway's bounds for a session's attempt; false when it refused it (answered).
