@@ -151,11 +151,11 @@ int World::IssueCall(apf::Nanos now, int process, const CompiledRequest& request
   const CallContext context{request.call_options, proc.bucket.get()};
   std::construct_at(&call.client, context);
   clients_[proc.client].timeline.OnCall();
-  ApplyStep(now, static_cast<int>(slot), call.client.Start(context, now));
+  ApplyStep(now, call, static_cast<int>(slot), call.client.Start(context, now));
   return static_cast<int>(slot);
 }
 
-void World::ApplyStep(apf::Nanos now, int c, const CallStep& step) {
+void World::ApplyStep(apf::Nanos now, Call& call, int c, const CallStep& step) {
   switch (step.action) {
     case CallAction::kWait:
       // Posted, not scheduled: nothing ends a wait early, and a posted event costs a
@@ -163,10 +163,10 @@ void World::ApplyStep(apf::Nanos now, int c, const CallStep& step) {
       engine_.Post(std::max(step.wake_at_ns, now), static_cast<std::uint32_t>(c));
       break;
     case CallAction::kSend:
-      SendAttempt(now, c, step);
+      SendAttempt(now, call, c, step);
       break;
     case CallAction::kDone:
-      FinishCall(now, c);
+      FinishCall(now, call, c);
       break;
   }
 }
@@ -196,8 +196,7 @@ inline std::uint32_t World::WriteSentRequest(const Call& call, const CompiledReq
   return slot;
 }
 
-void World::SendAttempt(apf::Nanos now, int c, const CallStep& step) {
-  Call& call = calls_[c];
+void World::SendAttempt(apf::Nanos now, Call& call, int c, const CallStep& step) {
   const CompiledRequest& request = RequestOf(call);
   const Process& proc = processes_[call.process];
   const std::uint32_t slot = attempts_.Acquire();
@@ -443,7 +442,7 @@ void World::DeliverResponse(apf::Nanos now, Attempt& a, int ai, const HttpRespon
     // Counted before the call sees it: its first 429 makes it a rejected call.
     if (call.client.http429_responses() == 0) timeline.OnCallRejected();
   }
-  ApplyStep(now, a.call, call.client.OnResponse(ContextOf(call), now, response));
+  ApplyStep(now, call, a.call, call.client.OnResponse(ContextOf(call), now, response));
 }
 
 void World::LeaveGateway(Attempt& a) {
@@ -504,7 +503,7 @@ void World::OnCallAbort(apf::Nanos now, int c) {
     call.attempt = -1;
     ReleaseAttempt(ai);
   }
-  ApplyStep(now, c, call.client.OnAbortTimer(ContextOf(call), now));
+  ApplyStep(now, call, c, call.client.OnAbortTimer(ContextOf(call), now));
 }
 
 std::vector<std::uint64_t> World::PendingCallsByClient() const {
@@ -515,8 +514,7 @@ std::vector<std::uint64_t> World::PendingCallsByClient() const {
   return pending;
 }
 
-void World::FinishCall(apf::Nanos now, int c) {
-  Call& call = calls_[c];
+void World::FinishCall(apf::Nanos now, Call& call, int c) {
   const CompiledRequest& request = RequestOf(call);
   Client& client = clients_[processes_[call.process].client];
   const CallOutcome outcome = call.client.outcome();
@@ -626,7 +624,7 @@ void World::HandleEvent(apf::Nanos now, const Event& event) {
     case kCallWake: {
       const int c = static_cast<int>(event.arg32);
       assert(calls_[c].live() && calls_[c].attempt < 0);
-      ApplyStep(now, c, calls_[c].client.Wake(ContextOf(calls_[c]), now));
+      ApplyStep(now, calls_[c], c, calls_[c].client.Wake(ContextOf(calls_[c]), now));
       break;
     }
     case kCallAbort:
