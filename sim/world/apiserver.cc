@@ -87,8 +87,8 @@ std::int64_t Apiserver::MatchingObjects(const ResourceSpec& spec,
   return objects;
 }
 
-ListResult Apiserver::ListResultOf(const CompiledRequest& request,
-                                   const apf::RequestInfo& info) const {
+ListResult Apiserver::ListOrWatchResultOf(const CompiledRequest& request,
+                                          const apf::RequestInfo& info) const {
   ListResult result;
   const bool is_list = request.is_list;
   const bool initial_events =

@@ -91,7 +91,11 @@ class Apiserver {
   // How long a watch that opened stays open (its ?timeoutSeconds or the server's draw).
   apf::Nanos WatchLifetime(const apf::RequestInfo& info);
   // What a LIST (or a watch's initial events) returns, from the scenario's objects.
-  ListResult ListResultOf(const CompiledRequest& request, const apf::RequestInfo& info) const;
+  // Inline: most requests are neither, and return nothing without a call.
+  ListResult ListResultOf(const CompiledRequest& request, const apf::RequestInfo& info) const {
+    if (!request.is_list && !request.is_watch) return ListResult{};
+    return ListOrWatchResultOf(request, info);
+  }
   // The page a LIST returns, with its continue token (sim/world/list_page.h).
   ListPage ListPageOf(const CompiledRequest& request, const apf::RequestInfo& info) const;
 
@@ -121,6 +125,9 @@ class Apiserver {
  private:
   // EventRateLimit's admission of an event write (apf/event_rate_limit.h): true if refused.
   bool EventRejected(apf::Nanos now, const apf::RequestInfo& info, const std::string& user);
+
+  ListResult ListOrWatchResultOf(const CompiledRequest& request,
+                                 const apf::RequestInfo& info) const;
 
   // The objects a LIST or a watch's initial events select: the resource's, or one
   // namespace's share, or one object by name.

@@ -20,16 +20,4 @@ std::vector<std::pair<FlowMetrics::Key, const FlowMetrics::Series*>> FlowMetrics
   return out;
 }
 
-void FlowMetrics::WaitHistogram::Observe(apf::Nanos wait) {
-  const double s = apf::ToSeconds(wait);
-  for (std::size_t i = 0; i < kWaitBuckets.size(); ++i) {
-    if (s <= kWaitBuckets[i]) {
-      ++buckets[i];
-      break;
-    }
-  }
-  ++count;
-  sum += s;
-}
-
 }  // namespace sim

@@ -4,27 +4,13 @@
 
 namespace sim {
 
-void GaugeIntegral::Set(apf::Nanos now, double value) {
-  integral_ += value_ * static_cast<double>(now - last_);
-  last_ = now;
-  value_ = value;
-}
-
-double GaugeIntegral::CloseInterval(apf::Nanos start, apf::Nanos end) {
-  Set(end, value_);
-  const double mean = end > start ? integral_ / static_cast<double>(end - start) : value_;
-  integral_ = 0;
-  return mean;
-}
-
-void LevelTimeline::SetState(apf::Nanos now, int executing_requests, int executing_seats,
-                             int waiting_requests, int waiting_seats) {
-  executing_requests_.Set(now, executing_requests);
-  executing_seats_.Set(now, executing_seats);
-  waiting_requests_.Set(now, waiting_requests);
-  waiting_seats_.Set(now, waiting_seats);
-  peak_executing_seats_ = std::max(peak_executing_seats_, executing_seats);
-  total_peak_executing_seats_ = std::max(total_peak_executing_seats_, executing_seats);
+void LevelGauges::CloseInterval(apf::Nanos start, apf::Nanos end) {
+  Advance(end);
+  for (int g = 0; g < kCount; ++g) {
+    mean_[g] = end > start ? integral_[g] / static_cast<double>(end - start)
+                           : static_cast<double>(value_[g]);
+    integral_[g] = 0;
+  }
 }
 
 void LevelTimeline::SetLimits(int current_cl, int nominal_cl) {
@@ -32,25 +18,13 @@ void LevelTimeline::SetLimits(int current_cl, int nominal_cl) {
   nominal_cl_ = nominal_cl;
 }
 
-void LevelTimeline::OnDispatched(apf::Nanos wait, int seats) {
-  ++interval_.dispatched;
-  ++totals_.dispatched;
-  interval_waits_[open_waits_].Add(wait);
-  total_waits_.Add(wait);
-  peak_request_seats_ = std::max(peak_request_seats_, seats);
-}
-
-void LevelTimeline::OnRejected(apf::RejectReason reason) {
-  ++interval_.rejected[static_cast<int>(reason)];
-  ++totals_.rejected[static_cast<int>(reason)];
-}
-
 LevelRow LevelTimeline::CloseInterval(apf::Nanos start, apf::Nanos end) {
   LevelRow row;
-  row.executing_requests = executing_requests_.CloseInterval(start, end);
-  row.executing_seats = executing_seats_.CloseInterval(start, end);
-  row.waiting_requests = waiting_requests_.CloseInterval(start, end);
-  row.waiting_seats = waiting_seats_.CloseInterval(start, end);
+  gauges_.CloseInterval(start, end);
+  row.executing_requests = gauges_.mean(LevelGauges::kExecutingRequests);
+  row.executing_seats = gauges_.mean(LevelGauges::kExecutingSeats);
+  row.waiting_requests = gauges_.mean(LevelGauges::kWaitingRequests);
+  row.waiting_seats = gauges_.mean(LevelGauges::kWaitingSeats);
   row.peak_executing_seats = peak_executing_seats_;
   row.current_cl = current_cl_;
   row.nominal_cl = nominal_cl_;
@@ -64,11 +38,24 @@ LevelRow LevelTimeline::CloseInterval(apf::Nanos start, apf::Nanos end) {
   // The current limit over the run, weighted by how long each value held.
   run_cl_integral_ += static_cast<double>(current_cl_) * static_cast<double>(end - start);
   cl_since_ = end;
-  peak_executing_seats_ = static_cast<int>(executing_seats_.value());
+  peak_executing_seats_ = gauges_.value(LevelGauges::kExecutingSeats);
+  AddIntervalToTotals();
   interval_ = LevelCounters{};
   open_waits_ ^= 1;
   interval_waits_[open_waits_].Clear();
   return row;
+}
+
+void LevelTimeline::AddIntervalToTotals() {
+  totals_.dispatched += interval_.dispatched;
+  for (int k = 0; k < kRejectionKinds; ++k) totals_.rejected[k] += interval_.rejected[k];
+  total_waits_.Merge(interval_waits_[open_waits_]);
+}
+
+void LevelTimeline::EndRun() {
+  AddIntervalToTotals();
+  interval_ = LevelCounters{};
+  interval_waits_[open_waits_].Clear();
 }
 
 double LevelTimeline::mean_current_cl(apf::Nanos end) {
@@ -90,28 +77,6 @@ void ClientDistributions::Clear() {
   iteration.Clear();
 }
 
-void ClientTimeline::OnQueueWait(apf::Nanos wait) {
-  open().queue_wait.Add(wait);
-  total_.queue_wait.Add(wait);
-}
-
-void ClientTimeline::OnIteration(apf::Nanos duration) {
-  open().iteration.Add(duration);
-  total_.iteration.Add(duration);
-}
-
-void ClientTimeline::OnCallDone(bool succeeded, apf::Nanos latency, apf::Nanos throttle_wait) {
-  if (succeeded) {
-    ++interval_.succeeded;
-  } else {
-    ++interval_.failed;
-  }
-  open().latency.Add(latency);
-  total_.latency.Add(latency);
-  open().throttle_wait.Add(throttle_wait);
-  total_.throttle_wait.Add(throttle_wait);
-}
-
 ClientRow ClientTimeline::CloseInterval() {
   ClientRow row = interval_;
   row.latency_p50 = open().latency.Quantile(0.5);
@@ -123,10 +88,16 @@ ClientRow ClientTimeline::CloseInterval() {
   totals_.failed += row.failed;
   totals_.http429 += row.http429;
   totals_.calls_rejected += row.calls_rejected;
+  total_.Merge(open());
   interval_ = ClientRow{};
   open_ ^= 1;
   open().Clear();
   return row;
+}
+
+void ClientTimeline::EndRun() {
+  total_.Merge(open());
+  open().Clear();
 }
 
 }  // namespace sim

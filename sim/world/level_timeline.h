@@ -5,6 +5,7 @@
 #ifndef SIM_WORLD_LEVEL_TIMELINE_H_
 #define SIM_WORLD_LEVEL_TIMELINE_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -14,18 +15,40 @@
 
 namespace sim {
 
-// The time integral of a piecewise-constant value.
-class GaugeIntegral {
+// The time integrals of a level's gauges (executing requests and seats, waiting requests
+// and seats), piecewise constant. They change together, so they share one clock.
+class LevelGauges {
  public:
-  void Set(apf::Nanos now, double value);
-  // The time-weighted mean over [start, end), then starts a new interval at `end`.
-  double CloseInterval(apf::Nanos start, apf::Nanos end);
-  double value() const { return value_; }
+  enum Gauge { kExecutingRequests, kExecutingSeats, kWaitingRequests, kWaitingSeats, kCount };
+  // Inline: a level's state is set a few times per request.
+  void Set(apf::Nanos now, int executing_requests, int executing_seats, int waiting_requests,
+           int waiting_seats) {
+    Advance(now);
+    value_[kExecutingRequests] = executing_requests;
+    value_[kExecutingSeats] = executing_seats;
+    value_[kWaitingRequests] = waiting_requests;
+    value_[kWaitingSeats] = waiting_seats;
+  }
+  // The time-weighted mean of `gauge` over [start, end): CloseInterval(start, end) first.
+  double mean(Gauge gauge) const { return mean_[gauge]; }
+  // Ends the interval [start, end) (its means) and starts a new one at `end`.
+  void CloseInterval(apf::Nanos start, apf::Nanos end);
+  int value(Gauge gauge) const { return value_[gauge]; }
 
  private:
-  double value_ = 0;
+  void Advance(apf::Nanos now) {
+    // A level's state changes several times within most instants, and nothing accrues
+    // within one: adding 0 would leave each integral as it is.
+    if (now == last_) return;
+    const double elapsed = static_cast<double>(now - last_);
+    for (int g = 0; g < kCount; ++g) integral_[g] += static_cast<double>(value_[g]) * elapsed;
+    last_ = now;
+  }
+
+  int value_[kCount] = {0, 0, 0, 0};
   apf::Nanos last_ = 0;
-  double integral_ = 0;  // value x ns since the interval began
+  double integral_[kCount] = {0, 0, 0, 0};  // value x ns since the interval began
+  double mean_[kCount] = {0, 0, 0, 0};      // of the last closed interval
 };
 
 // A level counts its rejections by apf::RejectReason's first three reasons, in that order
@@ -61,17 +84,33 @@ class LevelTimeline {
  public:
   // The level's state after any change (dispatch, enqueue, finish, release, time-out).
   void SetState(apf::Nanos now, int executing_requests, int executing_seats, int waiting_requests,
-                int waiting_seats);
+                int waiting_seats) {
+    gauges_.Set(now, executing_requests, executing_seats, waiting_requests, waiting_seats);
+    peak_executing_seats_ = std::max(peak_executing_seats_, executing_seats);
+    total_peak_executing_seats_ = std::max(total_peak_executing_seats_, executing_seats);
+  }
   void SetLimits(int current_cl, int nominal_cl);
   void SetRetryAfter(int seconds) { retry_after_ = seconds; }
   void SetMaxSeats(int max_seats) { max_seats_ = max_seats; }
   // A request was dispatched after waiting `wait` and charged `seats` (its max seats).
-  void OnDispatched(apf::Nanos wait, int seats);
-  void OnRejected(apf::RejectReason reason);  // a counted reason (CountedRejectReason)
+  // Inline, as the world's other per-request updates: most waits are a constant 0.
+  void OnDispatched(apf::Nanos wait, int seats) {
+    ++interval_.dispatched;
+    interval_waits_[open_waits_].Add(wait);
+    peak_request_seats_ = std::max(peak_request_seats_, seats);
+  }
+  void OnRejected(apf::RejectReason reason) {  // a counted reason (CountedRejectReason)
+    ++interval_.rejected[static_cast<int>(reason)];
+  }
 
   LevelRow CloseInterval(apf::Nanos start, apf::Nanos end);
+  // The run ended. An interval gets no row when the run ends at its start, but what its
+  // first instant dispatched or rejected still counts in the totals.
+  void EndRun();
 
-  // Totals over the run.
+  // Totals over the run, as of the last CloseInterval: a request adds to its interval
+  // only, and each closed interval is added to the totals (one merge per interval instead
+  // of a second update per request).
   const LevelCounters& totals() const { return totals_; }
   const LatencyHistogram& total_waits() const { return total_waits_; }
   int peak_executing_seats() const { return total_peak_executing_seats_; }
@@ -82,7 +121,9 @@ class LevelTimeline {
   double mean_current_cl(apf::Nanos end);
 
  private:
-  GaugeIntegral executing_requests_, executing_seats_, waiting_requests_, waiting_seats_;
+  void AddIntervalToTotals();
+
+  LevelGauges gauges_;
   double run_cl_integral_ = 0;
   int peak_executing_seats_ = 0;
   int total_peak_executing_seats_ = 0;
@@ -125,14 +166,25 @@ class ClientTimeline {
   void OnCallRejected() { ++interval_.calls_rejected; }
   // An attempt left the APF queue (dispatched, or timed out there) after `wait`; one that
   // ran at once waited 0. Attempts refused on arrival never queued and are not counted.
-  void OnQueueWait(apf::Nanos wait);
+  // Inline: most waits are a constant 0.
+  void OnQueueWait(apf::Nanos wait) { open().queue_wait.Add(wait); }
   // A closedLoop worker finished one pass through its calls in `duration`.
-  void OnIteration(apf::Nanos duration);
+  void OnIteration(apf::Nanos duration) { open().iteration.Add(duration); }
   // The call ended (after all its retries) with `latency` from issue to answer, having
   // waited `throttle_wait` in all for its client-side rate limiter.
-  void OnCallDone(bool succeeded, apf::Nanos latency, apf::Nanos throttle_wait = 0);
+  void OnCallDone(bool succeeded, apf::Nanos latency, apf::Nanos throttle_wait = 0) {
+    ++(succeeded ? interval_.succeeded : interval_.failed);
+    ClientDistributions& d = open();
+    d.latency.Add(latency);
+    d.throttle_wait.Add(throttle_wait);
+  }
 
   ClientRow CloseInterval();
+  // The run ended. An interval gets no row when the run ends at its start, but the
+  // distributions of its first instant still count in the totals (its counters do not).
+  void EndRun();
+  // Totals over the run, as of the last CloseInterval (a call or attempt adds to its
+  // interval only; each closed interval is merged into the totals) and EndRun.
   const ClientRow& totals() const { return totals_; }
   // Calls issued so far, the open interval's included.
   std::uint64_t calls_so_far() const { return totals_.calls + interval_.calls; }

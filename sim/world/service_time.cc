@@ -5,14 +5,6 @@
 
 namespace sim {
 
-namespace {
-
-apf::Nanos RoundNanos(double ns) {
-  return static_cast<apf::Nanos>(std::llround(std::min(ns, 1e18)));
-}
-
-}  // namespace
-
 apf::Nanos SampleDuration(const DurationDistribution& d, Random& rng) {
   using Kind = DurationDistribution::Kind;
   double ns = 0;
@@ -89,15 +81,19 @@ ServiceTimeModel::ServiceTimeModel(std::vector<ServiceTimeRule> rules) : rules_(
   for (ServiceTimeRule& r : Defaults()) rules_.push_back(std::move(r));
   // The same expressions as Random::LognormalMedianP99, evaluated once per rule instead of
   // once per request: the draws are bit for bit those of SampleDuration.
-  lognormal_.resize(rules_.size());
+  draws_.resize(rules_.size());
   for (size_t i = 0; i < rules_.size(); ++i) {
+    RuleDraw& draw = draws_[i];
     const DurationDistribution& d = rules_[i].time;
+    draw.time = d;
+    draw.per_object = rules_[i].per_object;
+    draw.per_kib = rules_[i].per_kib;
     if (d.kind != DurationDistribution::Kind::kLognormal || d.value <= 0) continue;
     const double median = static_cast<double>(d.value);
     const double p99 = static_cast<double>(std::max(d.value, d.value2));
-    lognormal_[i].mu = std::log(median);
-    lognormal_[i].sigma = (std::log(p99) - lognormal_[i].mu) / kNormalZ99;
-    lognormal_[i].precomputed = true;
+    draw.mu = std::log(median);
+    draw.sigma = (std::log(p99) - draw.mu) / kNormalZ99;
+    draw.lognormal = true;
   }
 }
 
@@ -125,12 +121,11 @@ apf::Nanos ServiceTimeModel::Sample(const apf::RequestInfo& request, const ListR
 }
 
 apf::Nanos ServiceTimeModel::SampleRule(int rule_index, const ListResult& list, Random& rng) const {
-  const ServiceTimeRule* rule = &rules_[static_cast<size_t>(rule_index)];
-  const LognormalParams& ln = lognormal_[static_cast<size_t>(rule_index)];
-  apf::Nanos t = ln.precomputed ? RoundNanos(std::exp(rng.Normal(ln.mu, ln.sigma)))
-                                : SampleDuration(rule->time, rng);
-  t += rule->per_object * list.objects;
-  t += rule->per_kib * (list.bytes / 1024);
+  const RuleDraw& draw = draws_[static_cast<size_t>(rule_index)];
+  apf::Nanos t = draw.lognormal ? RoundNanos(std::exp(rng.Normal(draw.mu, draw.sigma)))
+                                : SampleDuration(draw.time, rng);
+  t += draw.per_object * list.objects;
+  t += draw.per_kib * (list.bytes / 1024);
   return std::max<apf::Nanos>(t, 1);
 }
 

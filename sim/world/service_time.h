@@ -5,6 +5,8 @@
 #ifndef SIM_WORLD_SERVICE_TIME_H_
 #define SIM_WORLD_SERVICE_TIME_H_
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -15,6 +17,22 @@
 #include "sim/scenario/scenario.h"
 
 namespace sim {
+
+// A drawn duration in nanoseconds, capped at 1e18 and rounded as std::llround rounds
+// (halves away from zero), without libm's call for the ordinary values: every request's
+// service time is rounded by it.
+inline apf::Nanos RoundNanos(double ns) {
+  ns = std::min(ns, 1e18);
+  // From 2^52 on every double is a whole number; NaN and the values int64 cannot hold go
+  // to llround itself.
+  if (!(std::fabs(ns) < 0x1p52)) return static_cast<apf::Nanos>(std::llround(ns));
+  // Both conversions are exact below 2^52, and so is the difference.
+  const auto whole = static_cast<apf::Nanos>(ns);  // toward zero
+  const double fraction = ns - static_cast<double>(whole);
+  if (fraction >= 0.5) return whole + 1;
+  if (fraction <= -0.5) return whole - 1;
+  return whole;
+}
 
 // Draws one value of a duration distribution.
 apf::Nanos SampleDuration(const DurationDistribution& d, Random& rng);
@@ -45,12 +63,17 @@ class ServiceTimeModel {
  private:
   const ServiceTimeRule* Match(const apf::RequestInfo& request, bool list_from_cache) const;
   std::vector<ServiceTimeRule> rules_;  // the scenario's, then the defaults
-  struct LognormalParams {
-    bool precomputed = false;
+  // What SampleRule reads of a rule, together: a draw reads one entry, not a rule's strings'
+  // neighbours and a separate table.
+  struct RuleDraw {
+    DurationDistribution time;
+    bool lognormal = false;  // a lognormal time, its parameters precomputed
     double mu = 0;
     double sigma = 0;
+    apf::Nanos per_object = 0;
+    apf::Nanos per_kib = 0;
   };
-  std::vector<LognormalParams> lognormal_;  // per rule, for lognormal times
+  std::vector<RuleDraw> draws_;  // per rule
 };
 
 }  // namespace sim

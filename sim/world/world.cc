@@ -40,7 +40,7 @@ void World::DispatchListener::OnDispatched(apf::Nanos now, std::uint64_t id) {
   world_->metrics_.At(replica_, a.handle.level, a.flow_schema)
       .wait_executed.Observe(now - a.arrived);
   world_->ClientOf(a).timeline.OnQueueWait(now - a.arrived);
-  world_->StartExecution(now, static_cast<int>(slot));
+  world_->StartExecution(now, a, static_cast<int>(slot));
   world_->NoteLevel(now, replica_, a.handle.level);
 }
 
@@ -151,11 +151,11 @@ int World::IssueCall(apf::Nanos now, int process, const CompiledRequest& request
   const CallContext context{request.call_options, proc.bucket.get()};
   std::construct_at(&call.client, context);
   clients_[proc.client].timeline.OnCall();
-  ApplyStep(now, static_cast<int>(slot), call.client.Start(context, now));
+  ApplyStep(now, call, static_cast<int>(slot), call.client.Start(context, now));
   return static_cast<int>(slot);
 }
 
-void World::ApplyStep(apf::Nanos now, int c, const CallStep& step) {
+void World::ApplyStep(apf::Nanos now, Call& call, int c, const CallStep& step) {
   switch (step.action) {
     case CallAction::kWait:
       // Posted, not scheduled: nothing ends a wait early, and a posted event costs a
@@ -163,10 +163,10 @@ void World::ApplyStep(apf::Nanos now, int c, const CallStep& step) {
       engine_.Post(std::max(step.wake_at_ns, now), static_cast<std::uint32_t>(c));
       break;
     case CallAction::kSend:
-      SendAttempt(now, c, step);
+      SendAttempt(now, call, c, step);
       break;
     case CallAction::kDone:
-      FinishCall(now, c);
+      FinishCall(now, call, c);
       break;
   }
 }
@@ -196,8 +196,7 @@ inline std::uint32_t World::WriteSentRequest(const Call& call, const CompiledReq
   return slot;
 }
 
-void World::SendAttempt(apf::Nanos now, int c, const CallStep& step) {
-  Call& call = calls_[c];
+void World::SendAttempt(apf::Nanos now, Call& call, int c, const CallStep& step) {
   const CompiledRequest& request = RequestOf(call);
   const Process& proc = processes_[call.process];
   const std::uint32_t slot = attempts_.Acquire();
@@ -238,7 +237,7 @@ void World::SendAttempt(apf::Nanos now, int c, const CallStep& step) {
       rep.flow_control->Start(now, Ref(slot, a.generation), proc.user, sent, user_timeout,
                               rep.flow_control->classifier() ? &proc.subjects : nullptr,
                               request.tmpl->seats ? &*request.tmpl->seats : nullptr);
-  OnAdmitted(now, static_cast<int>(slot), admission);
+  OnAdmitted(now, a, static_cast<int>(slot), admission);
 }
 
 bool World::PassGateway(apf::Nanos now, int ai) {
@@ -253,14 +252,13 @@ bool World::PassGateway(apf::Nanos now, int ai) {
   a.handle.level = -1;
   a.outcome = "rejected";
   a.reason = verdict.reason;
-  DeliverResponse(now, ai, verdict.refusal);
+  DeliverResponse(now, a, ai, verdict.refusal);
   a.live = true;
   ReleaseAttemptUncounted(ai);
   return false;
 }
 
-void World::OnAdmitted(apf::Nanos now, int ai, const apf::Admission& admission) {
-  Attempt& a = attempts_[ai];
+void World::OnAdmitted(apf::Nanos now, Attempt& a, int ai, const apf::Admission& admission) {
   Replica& rep = *replicas_[a.replica];
   a.handle = admission.handle;
   a.flow_schema = admission.flow_schema;
@@ -290,14 +288,14 @@ void World::OnAdmitted(apf::Nanos now, int ai, const apf::Admission& admission) 
     case Outcome::kRejected: {
       RecordRejection(now, a, admission.reason, /*queued=*/false);
       a.outcome = "rejected";
-      DeliverResponse(now, ai, Apiserver::TooManyRequests(admission.retry_after_seconds));
-      ReleaseAttempt(ai);
+      DeliverResponse(now, a, ai, Apiserver::TooManyRequests(admission.retry_after_seconds));
+      ReleaseAttempt(a, ai);
       return;
     }
     case Outcome::kBypass:
       client.timeline.OnQueueWait(0);
       a.dispatched = now;
-      StartExecution(now, ai);
+      StartExecution(now, a, ai);
       return;
     case Outcome::kExecuting:
       client.timeline.OnQueueWait(0);
@@ -311,7 +309,7 @@ void World::OnAdmitted(apf::Nanos now, int ai, const apf::Admission& admission) 
         NoteLevel(now, a.replica, level);
       }
       a.dispatched = now;
-      StartExecution(now, ai);
+      StartExecution(now, a, ai);
       return;
     case Outcome::kWaiting:
       a.timeout =
@@ -346,8 +344,7 @@ void World::RecordRejection(apf::Nanos now, Attempt& a, apf::RejectReason why, b
   a.reason = apf::RejectReasonName(reason);
 }
 
-void World::StartExecution(apf::Nanos now, int ai) {
-  Attempt& a = attempts_[ai];
+void World::StartExecution(apf::Nanos now, Attempt& a, int ai) {
   Replica& rep = *replicas_[a.replica];
   const Call& call = calls_[a.call];
   a.executing = true;
@@ -378,8 +375,7 @@ void World::ScheduleBackend(int r) {
   }
 }
 
-void World::OnExecDone(apf::Nanos now, int ai) {
-  Attempt& a = attempts_[ai];
+void World::OnExecDone(apf::Nanos now, Attempt& a, int ai) {
   Replica& rep = *replicas_[a.replica];
   a.executing = false;
   a.finished = now;
@@ -410,8 +406,10 @@ void World::OnExecDone(apf::Nanos now, int ai) {
     }
     engine_.At(ends_at, Event{kWatchEnd, 0, Ref(ai, a.generation)});
   }
-  if (!a.answered) DeliverResponse(now, ai, Apiserver::Answer(RequestOf(call), a.event_rejected));
-  ReleaseAttempt(ai);
+  if (!a.answered) {
+    DeliverResponse(now, a, ai, Apiserver::Answer(RequestOf(call), a.event_rejected));
+  }
+  ReleaseAttempt(a, ai);
 }
 
 void World::OnWaitTimeout(apf::Nanos now, int ai) {
@@ -421,12 +419,11 @@ void World::OnWaitTimeout(apf::Nanos now, int ai) {
   if (!rep.flow_control->TimeOut(now, a.handle, &retry_after)) return;
   RecordRejection(now, a, apf::RejectReason::kTimeOut, /*queued=*/true);
   a.outcome = "rejected";
-  DeliverResponse(now, ai, Apiserver::TooManyRequests(retry_after));
-  ReleaseAttempt(ai);
+  DeliverResponse(now, a, ai, Apiserver::TooManyRequests(retry_after));
+  ReleaseAttempt(a, ai);
 }
 
-void World::DeliverResponse(apf::Nanos now, int ai, const HttpResponse& response) {
-  Attempt& a = attempts_[ai];
+void World::DeliverResponse(apf::Nanos now, Attempt& a, int ai, const HttpResponse& response) {
   if (a.answered) return;
   a.answered = true;
   if (a.traced) {
@@ -445,7 +442,7 @@ void World::DeliverResponse(apf::Nanos now, int ai, const HttpResponse& response
     // Counted before the call sees it: its first 429 makes it a rejected call.
     if (call.client.http429_responses() == 0) timeline.OnCallRejected();
   }
-  ApplyStep(now, a.call, call.client.OnResponse(ContextOf(call), now, response));
+  ApplyStep(now, call, a.call, call.client.OnResponse(ContextOf(call), now, response));
 }
 
 void World::LeaveGateway(Attempt& a) {
@@ -472,8 +469,9 @@ void World::ReleaseAttemptUncounted(int ai) {
   attempts_.Release(static_cast<std::uint32_t>(ai));
 }
 
-void World::ReleaseAttempt(int ai) {
-  Attempt& a = attempts_[ai];
+void World::ReleaseAttempt(int ai) { ReleaseAttempt(attempts_[ai], ai); }
+
+void World::ReleaseAttempt(Attempt& a, int ai) {
   if (a.executing || a.pending_release || a.watch_open) return;
   if (!a.live) return;
   if (a.traced) EmitTrace(ai);
@@ -505,7 +503,7 @@ void World::OnCallAbort(apf::Nanos now, int c) {
     call.attempt = -1;
     ReleaseAttempt(ai);
   }
-  ApplyStep(now, c, call.client.OnAbortTimer(ContextOf(call), now));
+  ApplyStep(now, call, c, call.client.OnAbortTimer(ContextOf(call), now));
 }
 
 std::vector<std::uint64_t> World::PendingCallsByClient() const {
@@ -516,8 +514,7 @@ std::vector<std::uint64_t> World::PendingCallsByClient() const {
   return pending;
 }
 
-void World::FinishCall(apf::Nanos now, int c) {
-  Call& call = calls_[c];
+void World::FinishCall(apf::Nanos now, Call& call, int c) {
   const CompiledRequest& request = RequestOf(call);
   Client& client = clients_[processes_[call.process].client];
   const CallOutcome outcome = call.client.outcome();
@@ -627,7 +624,7 @@ void World::HandleEvent(apf::Nanos now, const Event& event) {
     case kCallWake: {
       const int c = static_cast<int>(event.arg32);
       assert(calls_[c].live() && calls_[c].attempt < 0);
-      ApplyStep(now, c, calls_[c].client.Wake(ContextOf(calls_[c]), now));
+      ApplyStep(now, calls_[c], c, calls_[c].client.Wake(ContextOf(calls_[c]), now));
       break;
     }
     case kCallAbort:
@@ -637,14 +634,14 @@ void World::HandleEvent(apf::Nanos now, const Event& event) {
       if (int a = attempt_of(event.arg64); a >= 0) OnWaitTimeout(now, a);
       break;
     case kExecDone:
-      if (int a = attempt_of(event.arg64); a >= 0) OnExecDone(now, a);
+      if (int ai = attempt_of(event.arg64); ai >= 0) OnExecDone(now, attempts_[ai], ai);
       break;
     case kBackendDone: {
       Replica& rep = *replicas_[event.arg32];
       rep.backend_event = EventHandle{};
       const std::uint64_t ref = rep.backend->CompleteNext(now);
       ScheduleBackend(static_cast<int>(event.arg32));
-      if (int a = attempt_of(ref); a >= 0) OnExecDone(now, a);
+      if (int ai = attempt_of(ref); ai >= 0) OnExecDone(now, attempts_[ai], ai);
       break;
     }
     case kSeatRelease:
@@ -660,7 +657,7 @@ void World::HandleEvent(apf::Nanos now, const Event& event) {
       if (int ai = attempt_of(event.arg64); ai >= 0 && attempts_[ai].executing) {
         attempts_[ai].outcome = "timeout";
         attempts_[ai].reason = "request timeout: 504 while the handler runs on";
-        DeliverResponse(now, ai, Apiserver::GatewayTimeout());
+        DeliverResponse(now, attempts_[ai], ai, Apiserver::GatewayTimeout());
       }
       break;
     case kWatchEnd:
@@ -766,6 +763,10 @@ StopReason World::Run() {
   while (interval_start_ + scenario_.interval <= end)
     OnInterval(interval_start_ + scenario_.interval);
   if (end > interval_start_) OnInterval(end);
+  for (auto& rep : replicas_) {
+    for (LevelTimeline& tl : rep->timelines) tl.EndRun();
+  }
+  for (Client& c : clients_) c.timeline.EndRun();
   return reason;
 }
 

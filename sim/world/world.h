@@ -184,8 +184,9 @@ class World : public EventHandler {
   void IssueReplayed(apf::Nanos now, int g);
   // --trace: whether an attempt is traced, and its line when it ends.
   void EmitTrace(int attempt);
-  void ApplyStep(apf::Nanos now, int call, const CallStep& step);
-  void SendAttempt(apf::Nanos now, int call, const CallStep& step);
+  // A call's steps take the call with its slot `c`, as the attempt's do.
+  void ApplyStep(apf::Nanos now, Call& call, int c, const CallStep& step);
+  void SendAttempt(apf::Nanos now, Call& call, int c, const CallStep& step);
   // The request a call sends, written out for one attempt into a slot of sent_requests_
   // (the attempt holds it until released), or into `out`.
   std::uint32_t WriteSentRequest(const Call& call, const CompiledRequest& request);
@@ -193,15 +194,18 @@ class World : public EventHandler {
                       apf::RequestInfo* out) const;
   const apf::RequestInfo& SentRequestOf(const Attempt& attempt) const;
   void ReleaseSentRequest(std::uint32_t slot);
-  void DeliverResponse(apf::Nanos now, int attempt, const HttpResponse& response);
-  void FinishCall(apf::Nanos now, int call);
+  // The server-side steps take the attempt found by its slot `ai` (it is looked up once
+  // per event, not at every step).
+  void DeliverResponse(apf::Nanos now, Attempt& a, int ai, const HttpResponse& response);
+  void FinishCall(apf::Nanos now, Call& call, int c);
   void OnCallAbort(apf::Nanos now, int call);
 
   // Server side.
-  void OnAdmitted(apf::Nanos now, int attempt, const apf::Admission& admission);
-  void StartExecution(apf::Nanos now, int attempt);
-  void OnExecDone(apf::Nanos now, int attempt);
+  void OnAdmitted(apf::Nanos now, Attempt& a, int ai, const apf::Admission& admission);
+  void StartExecution(apf::Nanos now, Attempt& a, int ai);
+  void OnExecDone(apf::Nanos now, Attempt& a, int ai);
   void OnWaitTimeout(apf::Nanos now, int attempt);
+  void ReleaseAttempt(Attempt& a, int ai);
   void ReleaseAttempt(int attempt);
   void ReleaseAttemptUncounted(int attempt);  // an attempt that never reached a replica
   // The gateway's bounds for a session's attempt; false when it refused it (answered).

@@ -225,3 +225,24 @@ TEST_CASE("property: SampleRule's fast path draws bit for bit what SampleDuratio
   }
   CHECK(lognormal_rules > 100);
 }
+
+TEST_CASE("service times round as std::llround does, halves away from zero", "[service-time]") {
+  std::vector<double> xs = {
+      0.0,          -0.0,   0.49999999999999994,  0.5,        1.5,           2.5,
+      -0.5,         -2.5,   -0.49999999999999994, 1e18,       2e18,          -1e19,
+      0x1p52 - 0.5, 0x1p52, 0x1p52 + 1,           0x1p53 + 2, -0x1p52 + 0.5, 4503599627370495.5};
+  sim::Random rng(9, "round-nanos");
+  for (int i = 0; i < 20000; ++i) {
+    // Every magnitude, and the doubles on either side of a half.
+    const double x = std::ldexp(rng.Uniform01(), static_cast<int>(rng.UniformInt(64)));
+    const double half = std::floor(x) + 0.5;
+    for (double v : {x, half, std::nextafter(half, 0.0), std::nextafter(half, 1e300)}) {
+      xs.push_back(v);
+      xs.push_back(-v);
+    }
+  }
+  for (double x : xs) {
+    INFO(x);
+    CHECK(sim::RoundNanos(x) == std::llround(std::min(x, 1e18)));
+  }
+}
