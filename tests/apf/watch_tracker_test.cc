@@ -77,6 +77,37 @@ TEST_CASE("Only the write's own (group, resource) key counts its resource-wide w
   for (auto& r : regs) tracker.ForgetWatch(r);
 }
 
+TEST_CASE("Keys that are prefixes of one another stay apart", "[watchtracker]") {
+  // The map orders each field by length first ("" before all). Resources, namespaces and
+  // groups that are prefixes of one another must neither share counts nor hide one
+  // another from the one-lookup test for a resource without watches. The expected
+  // counts are the sums of the registrations each write's three keys name.
+  apf::WatchTracker tracker;
+  std::vector<apf::WatchTracker::Registration> regs;
+  auto add = [&](int n, const char* group, const char* resource, const char* ns) {
+    for (int i = 0; i < n; ++i)
+      regs.push_back(tracker.RegisterWatch(Req("watch", group, resource, ns)));
+  };
+  add(2, "", "nodes", "");
+  add(3, "", "nodesx", "");
+  add(5, "", "no", "");
+  add(7, "", "nodes", "ns");
+  add(11, "", "nodes", "n");
+  add(13, "apps", "nodes", "");
+  CHECK(tracker.InterestedWatchCount(Req("create", "", "nodes", "ns")) == 2 + 7);
+  CHECK(tracker.InterestedWatchCount(Req("create", "", "nodes", "n")) == 2 + 11);
+  CHECK(tracker.InterestedWatchCount(Req("create", "", "nodes", "nsx")) == 2);
+  CHECK(tracker.InterestedWatchCount(Req("create", "", "node", "ns")) == 0);
+  CHECK(tracker.InterestedWatchCount(Req("create", "", "nodesx", "")) == 3);
+  CHECK(tracker.InterestedWatchCount(Req("create", "", "no", "n")) == 5);
+  CHECK(tracker.InterestedWatchCount(Req("create", "apps", "nodes", "ns")) == 13);
+  CHECK(tracker.InterestedWatchCount(Req("create", "app", "nodes", "")) == 0);
+  CHECK(tracker.WatchCount("", "nodes", "n", "") == 11);
+  CHECK(tracker.distinct_keys() == 6);
+  for (auto& r : regs) tracker.ForgetWatch(r);
+  CHECK(tracker.distinct_keys() == 0);
+}
+
 TEST_CASE("A cluster-scoped object's named watches are keyed without a namespace",
           "[watchtracker]") {
   apf::WatchTracker tracker;
