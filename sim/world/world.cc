@@ -595,15 +595,14 @@ void World::OnInterval(apf::Nanos now) {
     if (observer_) observer_->OnClientRow(interval_start_, c.spec->name, row);
   }
   interval_start_ = now;
+  interval_end_ = now + scenario_.interval;
   if (observer_) observer_->OnIntervalEnd(now);
 }
 
 void World::HandleEvent(apf::Nanos now, const Event& event) {
   // Close every report interval that ends at or before this instant first, so that an
   // interval holds exactly what happened within it whatever else is due at its end.
-  while (now >= interval_start_ + scenario_.interval) {
-    OnInterval(interval_start_ + scenario_.interval);
-  }
+  while (now >= interval_end_) OnInterval(interval_end_);
   auto call_of = [&](std::uint64_t ref) -> int {
     const std::uint32_t slot = static_cast<std::uint32_t>(ref);
     const Call& c = calls_[slot];

@@ -262,6 +262,9 @@ class World : public EventHandler {
   bool tracing_ = false;   // either
   LoadBalancer load_balancer_;
   apf::Nanos interval_start_ = 0;
+  // interval_start_ + the scenario's interval, kept so that every event's check for a
+  // closed interval reads one field.
+  apf::Nanos interval_end_ = scenario_.interval;
   // A client's attempts per (level, flow schema) are counted at level * this + flow schema
   // + 1 (Client::level_attempts).
   int flow_schema_slots_ = 1;
