@@ -311,11 +311,7 @@ void QueueSet::DispatchArrival(Nanos now, std::uint32_t slot, int index, bool wa
   Request& r = pool_[slot];
   Queue& q = queues_[r.queue];
   const std::int64_t untrimmed_max_seats = r.seats.MaxSeats();
-  if (r.seats.final_seats > static_cast<std::uint64_t>(dispatching_.concurrency_limit)) {
-    r.seats.final_seats = static_cast<std::uint64_t>(dispatching_.concurrency_limit);
-    r.seats.additional_latency =
-        DurationPerSeat(r.final_work, static_cast<double>(dispatching_.concurrency_limit));
-  }
+  TrimFinalSeats(r);
   const std::int64_t max_seats = r.seats.MaxSeats();
   total_seats_waiting_ += untrimmed_max_seats - max_seats;
   robin_index_ = index;
@@ -439,14 +435,9 @@ bool QueueSet::DispatchOne(Nanos now) {
   q.max_seats_sum -= untrimmed_max_seats;
   q.total_work_sum -= r.total_work;
 
-  // Final seats beyond the limit are reshaped to the limit for longer, keeping the final
-  // work. This happens after the queue sums were reduced and before the level's waiting
+  // The trim comes after the queue sums were reduced and before the level's waiting
   // seats are, which then drift by the trimmed amount (5.10).
-  if (r.seats.final_seats > static_cast<std::uint64_t>(dispatching_.concurrency_limit)) {
-    r.seats.final_seats = static_cast<std::uint64_t>(dispatching_.concurrency_limit);
-    r.seats.additional_latency =
-        DurationPerSeat(r.final_work, static_cast<double>(dispatching_.concurrency_limit));
-  }
+  TrimFinalSeats(r);
   robin_index_ = *position;
   const std::int64_t max_seats = r.seats.MaxSeats();
   --total_requests_waiting_;
@@ -465,6 +456,16 @@ bool QueueSet::DispatchOne(Nanos now) {
   ++counters_.dispatched;
   if (listener_) listener_->OnDispatched(now, HandleOf(slot), r.id);
   return true;
+}
+
+// Final seats beyond the limit are reshaped to the limit for longer, keeping the final
+// work (5.10).
+void QueueSet::TrimFinalSeats(Request& r) const {
+  if (r.seats.final_seats > static_cast<std::uint64_t>(dispatching_.concurrency_limit)) {
+    r.seats.final_seats = static_cast<std::uint64_t>(dispatching_.concurrency_limit);
+    r.seats.additional_latency =
+        DurationPerSeat(r.final_work, static_cast<double>(dispatching_.concurrency_limit));
+  }
 }
 
 void QueueSet::DispatchWithoutQueue(Nanos now, std::uint32_t slot) {

@@ -293,6 +293,7 @@ class QueueSet {
   std::optional<int> FindDispatchPosition();
   void DispatchWithoutQueue(Nanos now, std::uint32_t slot);
   void DispatchArrival(Nanos now, std::uint32_t slot, int index, bool was_active);
+  void TrimFinalSeats(Request& r) const;
   void BoundNextDispatch(std::uint32_t queue);
   void ReleaseSeatsOf(Nanos now, std::uint32_t slot);
   void RemoveQueueIfEmpty(std::uint32_t queue);
