@@ -1,5 +1,6 @@
 #include "sim/engine/engine.h"
 
+#include <algorithm>
 #include <cassert>
 
 namespace sim {
@@ -18,11 +19,6 @@ const char* StopReasonName(StopReason reason) {
   return "?";
 }
 
-EventHandle Engine::At(apf::Nanos time, const Event& event) {
-  assert(time >= now_);
-  return queue_.Schedule(time, event);
-}
-
 void Engine::Post(apf::Nanos time, std::uint32_t arg) {
   assert(time >= now_);
   queue_.Post(time, arg);
@@ -30,24 +26,32 @@ void Engine::Post(apf::Nanos time, std::uint32_t arg) {
 
 StopReason Engine::Run(const RunLimits& limits) {
   stop_requested_ = false;
-  std::uint64_t handled_here = 0;
+  // The event budget and the poll share one count of events to pause at, so that between
+  // pauses an event costs one comparison of them.
+  const std::uint64_t start = events_handled_;
+  std::uint64_t pause_at = start;
+  const apf::Nanos end_time = limits.end_time;  // in a register: the handler cannot change it
+  FiredEvent fired;                             // each event is popped into it
   for (;;) {
-    if (handled_here >= limits.max_events) return StopReason::kEventBudget;
-    const apf::Nanos next = queue_.PeekTime();
-    if (next == apf::kNever) return StopReason::kQueueEmpty;
-    if (next >= limits.end_time) {
-      now_ = limits.end_time;
+    if (events_handled_ == pause_at) {
+      // Here only when a multiple of kPollEvery or the budget is reached.
+      const std::uint64_t handled_here = events_handled_ - start;
+      if (handled_here != 0 && handled_here % RunLimits::kPollEvery == 0 && limits.keep_going &&
+          !limits.keep_going()) {
+        return StopReason::kStopRequested;
+      }
+      if (handled_here >= limits.max_events) return StopReason::kEventBudget;
+      pause_at = start + std::min(limits.max_events, handled_here + RunLimits::kPollEvery);
+    }
+    if (!queue_.PopBefore(end_time, fired)) {
+      if (queue_.PeekTime() == apf::kNever) return StopReason::kQueueEmpty;
+      now_ = end_time;
       return StopReason::kEndTime;
     }
-    const FiredEvent fired = queue_.PopPeeked();
     now_ = fired.time;
-    ++handled_here;
     ++events_handled_;
     handler_->HandleEvent(now_, fired.event);
     if (stop_requested_) return StopReason::kStopRequested;
-    if (limits.keep_going && handled_here % RunLimits::kPollEvery == 0 && !limits.keep_going()) {
-      return StopReason::kStopRequested;
-    }
   }
 }
 

@@ -4,6 +4,7 @@
 #ifndef SIM_ENGINE_ENGINE_H_
 #define SIM_ENGINE_ENGINE_H_
 
+#include <cassert>
 #include <cstdint>
 #include <functional>
 
@@ -43,7 +44,10 @@ class Engine {
   std::uint64_t events_handled() const { return events_handled_; }
 
   // Schedules at an absolute instant, which must not be in the past.
-  EventHandle At(apf::Nanos time, const Event& event);
+  EventHandle At(apf::Nanos time, const Event& event) {
+    assert(time >= now_);
+    return queue_.Schedule(time, event);
+  }
   EventHandle After(apf::Nanos delay, const Event& event) { return At(now_ + delay, event); }
   // An event that is never cancelled, delivered as Event{posted_kind, arg, 0}: no slot.
   void Post(apf::Nanos time, std::uint32_t arg);

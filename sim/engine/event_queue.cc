@@ -33,17 +33,7 @@ void EventQueue::Clear(Bucket& bucket) {
   bucket.end = bucket.head->entries;
 }
 
-inline void EventQueue::PlaceInBucket(const Entry& e) {
-  assert(e.time > base_time_);
-  const int level = kLevelOfWidth[std::bit_width(e.time ^ base_time_)];
-  const int digit = static_cast<int>(e.time >> (level * kDigitBits)) & (kDigits - 1);
-  Push(buckets_[level * kDigits + digit], e);
-  occupied_levels_ |= 1u << level;
-  occupied_digits_[level] |= std::uint64_t{1} << digit;
-}
-
 inline void EventQueue::Insert(const Entry& e) {
-  ++entries_;
   if (e.time != base_time_) {
     PlaceInBucket(e);
   } else {
@@ -54,9 +44,12 @@ inline void EventQueue::Insert(const Entry& e) {
 void EventQueue::InsertDue(const Entry& e) {
   // In id order among those waiting. A new event's sequence is the largest, so it goes
   // last; only a reserved one (ScheduleReserved) can go further forward.
+  if (due_waiting_ == 0) ResetDue();
   due_.push_back(e);
+  const size_t head = due_.size() - 1 - due_waiting_;
+  ++due_waiting_;
   size_t i = due_.size() - 1;
-  for (; i > due_head_ && due_[i - 1].id > e.id; --i) due_[i] = due_[i - 1];
+  for (; i > head && due_[i - 1].id > e.id; --i) due_[i] = due_[i - 1];
   due_[i] = e;
 }
 
@@ -93,29 +86,12 @@ inline EventHandle EventQueue::ScheduleWithSequence(apf::Nanos time, std::uint64
   Slot& s = slots_[slot];
   s.event = event;
   s.id = IdOf(sequence, slot);
-  s.next_free = UINT32_MAX;
   AddEntry(Entry{TimeKey(time), s.id});
   return EventHandle{slot, s.generation};
 }
 
-EventHandle EventQueue::Schedule(apf::Nanos time, const Event& event) {
-  // The common case in few instructions: a free slot to reuse (made under the slot limit),
-  // a time after the base, a sequence under its limit.
-  const std::uint64_t key = TimeKey(time);
-  const std::uint64_t sequence = next_sequence_++;
-  if (free_slot_ == UINT32_MAX || key <= base_time_ || sequence >= kSequenceLimit) {
-    return ScheduleWithSequence(time, sequence, event);
-  }
-  const std::uint32_t slot = free_slot_;
-  Slot& s = slots_[slot];
-  free_slot_ = s.next_free;
-  s.event = event;
-  s.id = (sequence << kSequenceShift) | slot;
-  s.next_free = UINT32_MAX;
-  ++entries_;
-  ++live_;
-  PlaceInBucket(Entry{key, s.id});
-  return EventHandle{slot, s.generation};
+EventHandle EventQueue::ScheduleUncommon(apf::Nanos time, const Event& event) {
+  return ScheduleWithSequence(time, next_sequence_++, event);
 }
 
 void EventQueue::ReserveSequences(std::uint64_t n) {
@@ -150,7 +126,8 @@ bool EventQueue::Cancel(EventHandle handle) {
   if (s.generation != handle.generation || s.id == kNoId) return false;
   FreeSlot(handle.slot);
   --live_;
-  if (entries_ > 64 && entries_ > 2 * live_) Compact();
+  ++dead_;
+  if (live_ + dead_ > 64 && dead_ > live_) Compact();
   return true;
 }
 
@@ -162,7 +139,7 @@ void EventQueue::FreeSlot(std::uint32_t slot) {
   free_slot_ = slot;
 }
 
-inline void EventQueue::Cascade() {
+inline EventQueue::Bucket& EventQueue::TakeLowestBucket() {
   // The lowest non-empty bucket holds the earliest entries; its smallest time becomes the
   // base, and every entry of the bucket moves to the due list or to a lower level. Other
   // buckets stay where they are: the new base differs from the old only in this bucket's
@@ -175,10 +152,15 @@ inline void EventQueue::Cascade() {
   Bucket& from = buckets_[level * kDigits + digit];
   base_time_ = from.min_time;
   from.min_time = UINT64_MAX;
+  return from;
+}
+
+inline void EventQueue::Cascade() {
+  Bucket& from = TakeLowestBucket();
   Entry* const first = from.head->entries;
   if (from.end == first + 1 && from.head->next == nullptr) {
     // The common case when events are sparse: the bucket's one entry becomes due.
-    due_.push_back(*first);
+    MakeLoneDue(*first);
     from.end = first;
     return;
   }
@@ -199,6 +181,7 @@ void EventQueue::MoveDown(Bucket& from) {
   // Each full block is handed back as soon as its entries have moved, for the lower
   // buckets to take: a cascade of most of the pending entries then needs no second copy
   // of them. The head block stays with the bucket.
+  ResetDue();
   Entry* const first = from.head->entries;
   Block* full = from.head->next;
   from.head->next = nullptr;
@@ -212,44 +195,73 @@ void EventQueue::MoveDown(Bucket& from) {
     full = next;
   }
   // The due list was empty; the bucket's entries came in no particular order.
-  if (due_.size() > 1) std::sort(due_.begin(), due_.end(), IdBefore);
+  due_waiting_ = due_.size();
+  if (due_waiting_ > 1) std::sort(due_.begin(), due_.end(), IdBefore);
 }
 
 inline bool EventQueue::SettleMinimum() {
   for (;;) {
-    for (; due_head_ != due_.size(); ++due_head_) {
-      if (IsLive(due_[due_head_])) return true;
-      --entries_;
+    for (; due_waiting_ != 0; --due_waiting_) {
+      if (IsLive(DueHead())) return true;
+      --dead_;
     }
-    due_.clear();
-    due_head_ = 0;
     if (occupied_levels_ == 0) return false;
     Cascade();
   }
 }
 
-std::optional<FiredEvent> EventQueue::Pop() {
-  if (!SettleMinimum()) return std::nullopt;
-  return PopPeeked();
+inline void EventQueue::Fire(const Entry& e, FiredEvent& fired) {
+  assert(IsLive(e));
+  --live_;
+  const std::uint32_t slot = SlotOf(e);
+  fired.time = TimeOf(e);
+  if (IsPosted(e)) {
+    fired.event = Event{posted_kind_, slot, 0};
+    return;
+  }
+  fired.event = slots_[slot].event;
+  FreeSlot(slot);
 }
 
-FiredEvent EventQueue::PopPeeked() {
-  assert(due_head_ < due_.size() && IsLive(due_[due_head_]));
-  const Entry top = due_[due_head_++];
-  --entries_;
-  --live_;
-  if (IsPosted(top)) {
-    return FiredEvent{TimeOf(top), Event{posted_kind_, SlotOf(top), 0}};
+bool EventQueue::PopThrough(std::uint64_t last_key, FiredEvent& fired) {
+  for (;;) {
+    for (; due_waiting_ != 0; --due_waiting_) {
+      const Entry e = DueHead();
+      if (!IsLive(e)) {
+        --dead_;
+        continue;
+      }
+      if (e.time > last_key) return false;
+      --due_waiting_;
+      Fire(e, fired);
+      return true;
+    }
+    if (occupied_levels_ == 0) return false;
+    Bucket& from = TakeLowestBucket();
+    Entry* const first = from.head->entries;
+    if (from.end == first + 1 && from.head->next == nullptr) {
+      // The common case when events are sparse: the bucket's one entry is the earliest and
+      // fires straight away, without a stop in the due list.
+      const Entry e = *first;
+      from.end = first;
+      if (!IsLive(e)) {
+        --dead_;
+        continue;
+      }
+      if (e.time > last_key) {
+        MakeLoneDue(e);
+        return false;
+      }
+      Fire(e, fired);
+      return true;
+    }
+    MoveDown(from);
   }
-  const std::uint32_t slot = SlotOf(top);
-  FiredEvent fired{TimeOf(top), slots_[slot].event};
-  FreeSlot(slot);
-  return fired;
 }
 
 apf::Nanos EventQueue::PeekTime() {
   if (!SettleMinimum()) return apf::kNever;
-  return TimeOf(due_[due_head_]);
+  return TimeOf(DueHead());
 }
 
 template <typename F>
@@ -264,7 +276,7 @@ void EventQueue::ForEachBucket(F&& f) {
 
 void EventQueue::Rebuild(std::uint64_t new_base) {
   std::vector<Entry> all;
-  all.reserve(entries_);
+  all.reserve(live_);
   ForEachBucket([&](int level, int digit) {
     Bucket& bucket = buckets_[level * kDigits + digit];
     bucket.ForEach([&](const Entry& e) {
@@ -272,14 +284,14 @@ void EventQueue::Rebuild(std::uint64_t new_base) {
     });
     Clear(bucket);
   });
-  for (size_t i = due_head_; i < due_.size(); ++i) {
+  for (size_t i = due_.size() - due_waiting_; i < due_.size(); ++i) {
     if (IsLive(due_[i])) all.push_back(due_[i]);
   }
   due_.clear();
-  due_head_ = 0;
+  due_waiting_ = 0;
   occupied_levels_ = 0;
   std::fill(std::begin(occupied_digits_), std::end(occupied_digits_), 0);
-  entries_ = all.size();
+  dead_ = 0;
   base_time_ = new_base;
   for (const Entry& e : all) {
     if (e.time == base_time_) {
@@ -288,6 +300,7 @@ void EventQueue::Rebuild(std::uint64_t new_base) {
       PlaceInBucket(e);
     }
   }
+  due_waiting_ = due_.size();
   std::sort(due_.begin(), due_.end(), IdBefore);
 }
 
@@ -301,7 +314,7 @@ void EventQueue::Compact() {
       ++held;
       if (IsLive(e)) kept.push_back(e);
     });
-    entries_ -= held - kept.size();
+    dead_ -= held - kept.size();
     Clear(bucket);
     // The base is unchanged, so each entry belongs to this bucket still. Order within a
     // bucket does not matter: a cascade sorts what becomes due.
@@ -312,12 +325,12 @@ void EventQueue::Compact() {
     }
   });
   // The due list keeps its order.
-  const size_t held = due_.size() - due_head_;
-  due_.erase(due_.begin(), due_.begin() + static_cast<std::ptrdiff_t>(due_head_));
-  due_head_ = 0;
+  const size_t held = due_waiting_;
+  due_.erase(due_.begin(), due_.end() - static_cast<std::ptrdiff_t>(due_waiting_));
   std::erase_if(due_, [&](const Entry& e) { return !IsLive(e); });
-  entries_ -= held - due_.size();
-  assert(entries_ == live_);
+  due_waiting_ = due_.size();
+  dead_ -= held - due_.size();
+  assert(dead_ == 0);
 }
 
 }  // namespace sim

@@ -27,7 +27,10 @@
 #define SIM_ENGINE_EVENT_QUEUE_H_
 
 #include <array>
+#include <bit>
+#include <cassert>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -65,7 +68,23 @@ class EventQueue {
   EventQueue(const EventQueue&) = delete;
   EventQueue& operator=(const EventQueue&) = delete;
 
-  EventHandle Schedule(apf::Nanos time, const Event& event);
+  EventHandle Schedule(apf::Nanos time, const Event& event) {
+    // The common case inline, in few instructions (every request schedules a few events):
+    // a free slot to reuse (made under the slot limit), a time after the base, a sequence
+    // under its limit.
+    const std::uint64_t key = TimeKey(time);
+    if (free_slot_ == UINT32_MAX || key <= base_time_ || next_sequence_ >= kSequenceLimit) {
+      return ScheduleUncommon(time, event);
+    }
+    const std::uint32_t slot = free_slot_;
+    Slot& s = slots_[slot];
+    free_slot_ = s.next_free;
+    s.event = event;
+    s.id = (next_sequence_++ << kSequenceShift) | slot;
+    ++live_;
+    PlaceInBucket(Entry{key, s.id});
+    return EventHandle{slot, s.generation};
+  }
 
   // Events known before the run (a replay's arrivals) need not all wait in the queue to
   // keep their place among same-time events. Reserve their sequence numbers 0..n-1 before
@@ -90,13 +109,29 @@ class EventQueue {
   bool Cancel(EventHandle handle);
 
   // Removes and returns the earliest live event, or nullopt when none is pending.
-  std::optional<FiredEvent> Pop();
+  std::optional<FiredEvent> Pop() {
+    FiredEvent fired;
+    if (!PopThrough(UINT64_MAX, fired)) return std::nullopt;
+    return fired;
+  }
+  // Removes the earliest live event into `fired` and returns true if it is due before
+  // `end`; otherwise takes nothing and returns false. The engine's loop in one call: a
+  // peek and then a pop would look for the event twice. The event comes back through a
+  // reference, not a std::optional: the loop reuses one FiredEvent, and the queue writes
+  // it in place instead of building a return value to be copied out.
+  bool PopBefore(apf::Nanos end, FiredEvent& fired) {
+    // Inline, so that a loop with a fixed end tests it once.
+    if (end == std::numeric_limits<apf::Nanos>::min()) return false;
+    return PopThrough(TimeKey(end) - 1, fired);
+  }
+  std::optional<FiredEvent> PopBefore(apf::Nanos end) {
+    FiredEvent fired;
+    if (!PopBefore(end, fired)) return std::nullopt;
+    return fired;
+  }
 
   // The time of the earliest live event, or apf::kNever.
   apf::Nanos PeekTime();
-  // Removes and returns the earliest live event, after PeekTime() returned its time and
-  // nothing was scheduled or cancelled since: Pop() without looking for it again.
-  FiredEvent PopPeeked();
 
   bool empty() const { return live_ == 0; }
   size_t size() const { return live_; }  // live (not cancelled) events
@@ -118,7 +153,7 @@ class EventQueue {
     Event event;
     std::uint64_t id = kNoId;  // the live event's id, or kNoId when free
     std::uint32_t generation = 0;
-    std::uint32_t next_free = UINT32_MAX;
+    std::uint32_t next_free = UINT32_MAX;  // while free: the free slot after this one
   };
   static constexpr int kSlotBits = 24;
   static constexpr std::uint64_t kPosted = std::uint64_t{1} << kSlotBits;
@@ -128,11 +163,11 @@ class EventQueue {
   static constexpr int kDigitBits = 6;  // a level's occupancy is one 64-bit word
   static constexpr int kDigits = 1 << kDigitBits;
   static constexpr int kLevels = (64 + kDigitBits - 1) / kDigitBits;
-  // The level of a time whose XOR with the base is `w` bits wide (w > 0): a load where a
-  // division by six would be a multiplication and shifts.
-  static constexpr auto kLevelOfWidth = [] {
-    std::array<std::uint8_t, 65> levels{};
-    for (int w = 1; w <= 64; ++w) levels[w] = static_cast<std::uint8_t>((w - 1) / kDigitBits);
+  // The level of a time whose XOR with the base has its highest set bit at `b`: a load
+  // where a division by six would be a multiplication and shifts.
+  static constexpr auto kLevelOfTopBit = [] {
+    std::array<std::uint8_t, 64> levels{};
+    for (int b = 0; b < 64; ++b) levels[b] = static_cast<std::uint8_t>(b / kDigitBits);
     return levels;
   }();
   // Entries cascade down through the buckets. Were a bucket a vector, it would keep the
@@ -178,13 +213,41 @@ class EventQueue {
   static bool IsPosted(const Entry& e) { return (e.id & kPosted) != 0; }
   bool IsLive(const Entry& e) const { return IsPosted(e) || slots_[SlotOf(e)].id == e.id; }
   // Puts an entry later than the base time in the bucket it belongs to.
-  void PlaceInBucket(const Entry& e);
+  void PlaceInBucket(const Entry& e) {
+    assert(e.time > base_time_);
+    const int level = kLevelOfTopBit[63 - std::countl_zero(e.time ^ base_time_)];
+    const int digit = static_cast<int>(e.time >> (level * kDigitBits)) & (kDigits - 1);
+    Push(buckets_[level * kDigits + digit], e);
+    occupied_levels_ |= 1u << level;
+    occupied_digits_[level] |= std::uint64_t{1} << digit;
+  }
   // Puts a new entry, due no earlier than the base time, where it belongs, and counts it.
   void Insert(const Entry& e);
   // The id of the event with this sequence and low bits (a slot, or kPosted and an arg).
   static std::uint64_t IdOf(std::uint64_t sequence, std::uint64_t low);
   // Makes the due list's head the smallest live entry; false when there is none.
   bool SettleMinimum();
+  // Removes the earliest live event into `fired` if its time key is at most `last_key`.
+  bool PopThrough(std::uint64_t last_key, FiredEvent& fired);
+  // Removes a live entry that is the earliest and writes its event to `fired`.
+  void Fire(const Entry& e, FiredEvent& fired);
+  // Empties the due list before entries are added to it while nothing waits there (see
+  // due_waiting_).
+  void ResetDue() {
+    assert(due_waiting_ == 0);
+    due_.clear();
+  }
+  // The first entry waiting in the due list (due_waiting_ > 0).
+  const Entry& DueHead() const { return due_.end()[-static_cast<std::ptrdiff_t>(due_waiting_)]; }
+  // Makes `e`, a cascaded bucket's lone entry, the due list's only one.
+  void MakeLoneDue(const Entry& e) {
+    ResetDue();
+    due_.push_back(e);
+    due_waiting_ = 1;
+  }
+  // Marks the lowest non-empty bucket empty and returns it, its smallest time becoming the
+  // base; its entries are still in it, for the caller to move down.
+  Bucket& TakeLowestBucket();
   // Moves the lowest non-empty bucket's entries down, its smallest time becoming the base.
   void Cascade();
   void MoveDown(Bucket& from);  // Cascade's part for a bucket of more than one entry
@@ -203,6 +266,9 @@ class EventQueue {
   void AddEntry(const Entry& e);
   void InsertDue(const Entry& e);
   EventHandle ScheduleWithSequence(apf::Nanos time, std::uint64_t sequence, const Event& event);
+  // Schedule() when it needs a new slot, the time is the base's or the sequence is at its
+  // limit.
+  EventHandle ScheduleUncommon(apf::Nanos time, const Event& event);
 
   std::array<Bucket, kLevels * kDigits> buckets_;  // level * kDigits + digit
   Block* free_blocks_ = nullptr;
@@ -210,10 +276,14 @@ class EventQueue {
   std::uint32_t occupied_levels_ = 0;            // bit l: level l has a non-empty bucket
   std::uint64_t occupied_digits_[kLevels] = {};  // bit d: bucket d of that level is non-empty
   std::uint64_t base_time_ = 0;                  // no entry is earlier than this
-  // The entries due at the base time, from due_head_ on, in id (sequence) order.
+  // The entries due at the base time, in id (sequence) order: the last due_waiting_ of
+  // due_. Those before them have fired. Taking an entry only counts it off, and the vector
+  // is emptied only when one is added to an empty list (ResetDue), which saves the pop
+  // of a lone event (the common case, which never stops in the due list) the bookkeeping
+  // of a head index and a clear.
   std::vector<Entry> due_;
-  size_t due_head_ = 0;
-  size_t entries_ = 0;  // live and dead entries in the buckets and the due list
+  size_t due_waiting_ = 0;
+  size_t dead_ = 0;  // cancelled entries still in the buckets or the due list
   std::vector<Slot> slots_;
   std::uint32_t free_slot_ = UINT32_MAX;
   std::uint64_t next_sequence_ = 0;

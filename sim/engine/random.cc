@@ -22,8 +22,6 @@ std::uint64_t Fnv1a64(std::string_view s) {
   return h;
 }
 
-inline std::uint64_t Rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-
 }  // namespace
 
 Random::Random(std::uint64_t seed) {
@@ -46,22 +44,6 @@ Random Random::FromState(std::uint64_t s0, std::uint64_t s1, std::uint64_t s2, s
   return r;
 }
 
-std::uint64_t Random::NextU64() {
-  const std::uint64_t result = Rotl(state_[1] * 5, 7) * 9;
-  const std::uint64_t t = state_[1] << 17;
-  state_[2] ^= state_[0];
-  state_[3] ^= state_[1];
-  state_[1] ^= state_[2];
-  state_[0] ^= state_[3];
-  state_[2] ^= t;
-  state_[3] = Rotl(state_[3], 45);
-  return result;
-}
-
-double Random::Uniform01() { return static_cast<double>(NextU64() >> 11) * 0x1.0p-53; }
-
-double Random::UniformOpen0() { return static_cast<double>((NextU64() >> 11) + 1) * 0x1.0p-53; }
-
 double Random::Uniform(double low, double high) { return low + (high - low) * Uniform01(); }
 
 std::uint64_t Random::UniformInt(std::uint64_t bound) {
@@ -77,8 +59,6 @@ std::uint64_t Random::UniformInt(std::uint64_t bound) {
   }
   return static_cast<std::uint64_t>(m >> 64);
 }
-
-double Random::Exponential(double rate) { return -std::log(UniformOpen0()) / rate; }
 
 double Random::Normal(double mean, double stddev) {
   // Marsaglia's polar method: only log and sqrt, which every libm rounds correctly or

@@ -8,6 +8,7 @@
 #ifndef SIM_ENGINE_RANDOM_H_
 #define SIM_ENGINE_RANDOM_H_
 
+#include <cmath>
 #include <cstdint>
 #include <string_view>
 
@@ -22,16 +23,28 @@ class Random {
   // A generator in exactly this xoshiro256** state (not all zero); for test vectors.
   static Random FromState(std::uint64_t s0, std::uint64_t s1, std::uint64_t s2, std::uint64_t s3);
 
-  std::uint64_t NextU64();
+  // Inline, with the draws built on it: a simulated request takes several, and a call
+  // would cost as much as the draw.
+  std::uint64_t NextU64() {
+    const std::uint64_t result = Rotl(state_[1] * 5, 7) * 9;
+    const std::uint64_t t = state_[1] << 17;
+    state_[2] ^= state_[0];
+    state_[3] ^= state_[1];
+    state_[1] ^= state_[2];
+    state_[0] ^= state_[3];
+    state_[2] ^= t;
+    state_[3] = Rotl(state_[3], 45);
+    return result;
+  }
   // Uniform in [0, 1) with 53 random bits.
-  double Uniform01();
+  double Uniform01() { return static_cast<double>(NextU64() >> 11) * 0x1.0p-53; }
   // Uniform in (0, 1]: safe to take the logarithm of.
-  double UniformOpen0();
+  double UniformOpen0() { return static_cast<double>((NextU64() >> 11) + 1) * 0x1.0p-53; }
   double Uniform(double low, double high);
   // Uniform integer in [0, bound), without modulo bias (Lemire's method). bound > 0.
   std::uint64_t UniformInt(std::uint64_t bound);
 
-  double Exponential(double rate);  // mean 1/rate
+  double Exponential(double rate) { return -std::log(UniformOpen0()) / rate; }  // mean 1/rate
   double Normal(double mean, double stddev);
   // Lognormal given by its median and 99th percentile (p99 >= median > 0), the way
   // people describe latencies.
@@ -40,6 +53,8 @@ class Random {
   std::uint64_t Poisson(double mean);
 
  private:
+  static std::uint64_t Rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
   std::uint64_t state_[4];
   bool has_spare_normal_ = false;
   double spare_normal_ = 0;

@@ -1,7 +1,8 @@
 // The event queue: against a deliberately simple reference (a map keyed by (time,
 // sequence), tests/reference/map_event_queue.h) on long random schedules with
 // cancellations and posted events, both firing the same events in the same order; ties,
-// stale handles, peeking and negative times; and the engine's three ways of stopping.
+// stale handles, peeking, popping before a bound and negative times; and the engine's three ways of
+// stopping.
 #include "sim/engine/event_queue.h"
 
 #include <catch2/catch.hpp>
@@ -90,7 +91,14 @@ TEST_CASE("event queue fires in the same order as a map reference, with cancella
         apf::Nanos rt;
         std::uint64_t rid;
         const bool has = reference.Pop(&rt, &rid);
-        const auto fired = queue.Pop();
+        // PopBefore(t) takes the same event when it is due before t, and else nothing: a
+        // Pop() after it must then find that event.
+        std::optional<sim::FiredEvent> fired;
+        if (action == 11) {
+          fired = queue.PopBefore(t);
+          REQUIRE(fired.has_value() == (has && rt < t));
+        }
+        if (!fired) fired = queue.Pop();
         REQUIRE(fired.has_value() == has);
         if (has) {
           REQUIRE(fired->time == rt);
