@@ -107,6 +107,9 @@ Classifier::Classifier(const FlowControlConfig& config) : config_(&config) {
         cr.subjects.push_back(std::move(c));
       }
       for (const ResourcePolicyRule& r : rule.resource_rules) {
+        // An empty list matches no namespace at all: it reads no name either.
+        const bool all_namespaces = r.namespaces.size() == 1 && r.namespaces[0] == "*";
+        if (!all_namespaces && !r.namespaces.empty()) reads_namespace_names_ = true;
         cr.resource_rules.push_back({MakeList(r.verbs), MakeList(r.api_groups),
                                      MakeList(r.resources), MakeList(r.namespaces),
                                      r.cluster_scope});
@@ -212,28 +215,6 @@ bool Classifier::SchemaMatches(int flow_schema, const RequestDigest& request) co
     if (RuleMatches(rule, request)) return true;
   }
   return false;
-}
-
-Classification Classifier::Result(int schema, const RequestDigest& r, bool fell_back) const {
-  const CompiledSchema& cs = schemas_[schema];
-  Classification c;
-  c.flow_schema = schema;
-  c.priority_level = cs.priority_level;
-  c.fell_back_to_catch_all = fell_back;
-  c.uses_flow_hash = cs.uses_flow_hash;
-  if (cs.uses_flow_hash) {
-    switch (cs.distinguisher) {
-      case CompiledSchema::Distinguisher::kByUser:
-        c.distinguisher = r.user;
-        break;
-      case CompiledSchema::Distinguisher::kByNamespace:
-        c.distinguisher = r.namespace_;
-        break;
-      case CompiledSchema::Distinguisher::kNone:
-        break;
-    }
-  }
-  return c;
 }
 
 Classification Classifier::Classify(const RequestDigest& request) const {

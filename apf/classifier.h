@@ -33,6 +33,9 @@ struct Classification {
   std::string_view distinguisher;
   // True when the level has more than one queue, so the apiserver hashes the flow.
   bool uses_flow_hash = false;
+  // The distinguisher is the user's name (ByUser): every request of one user in this
+  // FlowSchema is one flow.
+  bool distinguished_by_user = false;
   // No FlowSchema matched and the catch-all was used as the apiserver's fallback.
   bool fell_back_to_catch_all = false;
 };
@@ -65,6 +68,20 @@ class Classifier {
   // classifier of the same configuration.
   Classification Classify(const RequestDigest& request, const SubjectMask& subjects) const;
   SubjectMask SubjectsOf(std::string_view user, std::span<const std::string> groups) const;
+
+  // What Classify returns for `request` once it chose `schema` (falling back to the
+  // catch-all when `fell_back`): the level, and the distinguisher read off the digest. A
+  // caller that remembers the choice for requests it knows to match alike gets the same
+  // Classification without the walk.
+  Classification Result(int schema, const RequestDigest& request, bool fell_back) const {
+    return Result(schema, request.user, request.namespace_, fell_back);
+  }
+  // The same from the only parts of a request a distinguisher reads.
+  Classification Result(int schema, std::string_view user, std::string_view namespace_,
+                        bool fell_back) const;
+  // Whether some resource rule names namespaces (a list other than ["*"]). When none does,
+  // a resource request's namespace decides its FlowSchema only by being empty or not.
+  bool reads_namespace_names() const { return reads_namespace_names_; }
 
   // hashFlowID(schema name, distinguisher) when the level hashes flows, else 0.
   std::uint64_t FlowHash(const Classification& c) const;
@@ -123,7 +140,6 @@ class Classifier {
   static bool RuleMatches(const CompiledRule& rule, const RequestDigest& r);
   // The rule's resource or non-resource part alone (its subjects are known to match).
   static bool RequestMatches(const CompiledRule& rule, const RequestDigest& r);
-  Classification Result(int schema, const RequestDigest& r, bool fell_back) const;
   std::string ExplainSchema(int schema, const RequestDigest& r, bool* matched) const;
   static std::string ResourceRuleMismatch(const ResourcePolicyRule& rr,
                                           const CompiledResourceRule& c, const RequestDigest& r);
@@ -131,6 +147,7 @@ class Classifier {
   const FlowControlConfig* config_;
   std::vector<CompiledSchema> schemas_;
   int last_catch_all_ = -1;  // the fallback Classify settles on when nothing matches
+  bool reads_namespace_names_ = false;
   // Every rule in matching order, with its schema: what a SubjectMask's bits index.
   struct RuleRef {
     int schema;
@@ -138,6 +155,30 @@ class Classifier {
   };
   std::vector<RuleRef> rules_;
 };
+
+inline Classification Classifier::Result(int schema, std::string_view user,
+                                         std::string_view namespace_, bool fell_back) const {
+  const CompiledSchema& cs = schemas_[schema];
+  Classification c;
+  c.flow_schema = schema;
+  c.priority_level = cs.priority_level;
+  c.fell_back_to_catch_all = fell_back;
+  c.uses_flow_hash = cs.uses_flow_hash;
+  if (cs.uses_flow_hash) {
+    switch (cs.distinguisher) {
+      case CompiledSchema::Distinguisher::kByUser:
+        c.distinguisher = user;
+        c.distinguished_by_user = true;
+        break;
+      case CompiledSchema::Distinguisher::kByNamespace:
+        c.distinguisher = namespace_;
+        break;
+      case CompiledSchema::Distinguisher::kNone:
+        break;
+    }
+  }
+  return c;
+}
 
 }  // namespace apf
 

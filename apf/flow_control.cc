@@ -104,22 +104,41 @@ int FlowControl::RecordDrop(Nanos now, Level& level) {
 
 Admission FlowControl::Start(Nanos now, std::uint64_t id, const UserInfo& user,
                              const RequestInfo& request, std::optional<Nanos> user_timeout,
-                             const SubjectMask* subjects, const WorkEstimate* estimate) {
+                             const StartHints& hints) {
   const bool long_running = IsLongRunningRequest(request);
   if (!options_.enable_priority_and_fairness) {
     return StartMaxInFlight(now, user, request, long_running);
   }
-  Admission a;
-  if (SkipsPriorityAndFairness(request, long_running)) return a;  // kBypass
-
+  if (SkipsPriorityAndFairness(request, long_running)) return Admission{};  // kBypass
+  if (hints.classification) {
+    return Admit(now, id, request, long_running, user_timeout, hints, *hints.classification);
+  }
   const RequestDigest digest = MakeRequestDigest(user, request);
-  const Classification c =
-      subjects ? classifier_->Classify(digest, *subjects) : classifier_->Classify(digest);
+  const Classification c = hints.subjects ? classifier_->Classify(digest, *hints.subjects)
+                                          : classifier_->Classify(digest);
+  return Admit(now, id, request, long_running, user_timeout, hints, c);
+}
+
+Admission FlowControl::Admit(Nanos now, std::uint64_t id, const RequestInfo& request,
+                             bool long_running, std::optional<Nanos> user_timeout,
+                             const StartHints& hints, const Classification& c) {
+  Admission a;
   Level& level = levels_[c.priority_level];
   a.flow_schema = c.flow_schema;
-  CachedFlow* flow = CachedFlowOf(c);
+  CachedFlow* flow;
+  if (FlowRef* ref = hints.flow;
+      ref && ref->epoch == flows_epoch_ && ref->flow_schema == c.flow_schema) {
+    flow = &flow_hashes_[ref->slot];
+  } else {
+    flow = CachedFlowOf(c);
+    if (ref && flow) {
+      *ref = FlowRef{static_cast<std::uint32_t>(flow - flow_hashes_.data()), flows_epoch_,
+                     c.flow_schema};
+    }
+  }
   a.flow_hash = flow ? flow->hash : 0;
-  a.estimate = estimate ? *estimate : estimator_.Estimate(&request, level.max_seats, now);
+  a.estimate =
+      hints.estimate ? *hints.estimate : estimator_.Estimate(&request, level.max_seats, now);
   a.wait_deadline =
       now + QueueWaitLimitForRequest(long_running, user_timeout, options_.request_timeout);
 
@@ -194,7 +213,10 @@ FlowControl::CachedFlow* FlowControl::CachedFlowOf(const Classification& c) {
   key ^= key >> 33;
   key *= 0xC4CEB9FE1A85EC53ULL;
   key ^= key >> 33;
-  if (flow_hashes_.empty()) flow_hashes_.resize(1024);
+  if (flow_hashes_.empty()) {
+    flow_hashes_.resize(1024);
+    ++flows_epoch_;
+  }
   size_t mask = flow_hashes_.size() - 1;
   size_t slot = key & mask;
   for (; flow_hashes_[slot].flow_schema >= 0; slot = (slot + 1) & mask) {
@@ -208,7 +230,9 @@ FlowControl::CachedFlow* FlowControl::CachedFlowOf(const Classification& c) {
   if (cached_flows_ >= (size_t{1} << 20)) {
     flow_hashes_.assign(1024, CachedFlow{});
     cached_flows_ = 0;
+    ++flows_epoch_;
   } else if (2 * (cached_flows_ + 1) > flow_hashes_.size()) {
+    ++flows_epoch_;
     std::vector<CachedFlow> old(flow_hashes_.size() * 2);
     old.swap(flow_hashes_);
     for (CachedFlow& f : old) {
@@ -262,20 +286,6 @@ void FlowControl::OnDispatched(Nanos now, QueueSetHandle, std::uint64_t id) {
   listener_->OnDispatched(now, id);
 }
 
-Nanos FlowControl::Finish(Nanos now, const FlowHandle& handle) {
-  if (!handle.valid()) return now;
-  if (max_in_flight_) {
-    max_in_flight_->Release(handle.level == 0 ? InFlightKind::kReadOnly : InFlightKind::kMutating);
-    return now;
-  }
-  return levels_[handle.level].queue_set->Finish(now, handle.queue_set);
-}
-
-void FlowControl::ReleaseSeats(Nanos now, const FlowHandle& handle) {
-  if (!handle.valid() || max_in_flight_) return;
-  levels_[handle.level].queue_set->ReleaseSeats(now, handle.queue_set);
-}
-
 bool FlowControl::TimeOut(Nanos now, const FlowHandle& handle, int* retry_after_seconds) {
   if (!handle.valid() || max_in_flight_) return false;
   Level& level = levels_[handle.level];
@@ -305,21 +315,6 @@ void FlowControl::ApplyAllocation(Nanos now) {
     assert(s.ok());
     (void)s;
   }
-}
-
-LevelCounts FlowControl::counts(int index) const {
-  LevelCounts c;
-  if (max_in_flight_) {
-    const InFlightKind kind = index == 0 ? InFlightKind::kReadOnly : InFlightKind::kMutating;
-    c.executing_requests = c.executing_seats = max_in_flight_->in_flight(kind);
-    return c;
-  }
-  const QueueSet& qs = *levels_[index].queue_set;
-  c.executing_requests = qs.executing_requests();
-  c.executing_seats = qs.seats_in_use();
-  c.waiting_requests = qs.waiting_requests();
-  c.waiting_seats = qs.seats_waiting();
-  return c;
 }
 
 LevelState FlowControl::level(int index) const {

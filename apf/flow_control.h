@@ -101,6 +101,33 @@ struct LevelCounts {
   std::int64_t waiting_seats = 0;
 };
 
+// A caller's note of where the filter keeps one flow's hash and shuffle-shard hand, so that
+// the next request of that flow skips the lookup by distinguisher. The filter fills it in
+// and honours it only while its table of flows has not been rebuilt since.
+struct FlowRef {
+  std::uint32_t slot = 0;
+  std::uint32_t epoch = 0;  // 0: empty (the filter's epochs start at 1)
+  int flow_schema = -1;
+};
+
+// What a caller that sends many requests may hand FlowControl::Start instead of having it work out
+// again what it already knows. Each is optional.
+struct StartHints {
+  // classifier()->SubjectsOf(user) (or from any classifier of the same configuration):
+  // classification skips the rules whose subjects do not name the user.
+  const SubjectMask* subjects = nullptr;
+  // The request's classification exactly as classifier()->Classify gives it (a caller
+  // that remembers FlowSchema choices); its distinguisher must view live strings.
+  const Classification* classification = nullptr;
+  // Replaces the work estimator's answer as it stands (a what-if: no level's maximum
+  // seats caps it).
+  const WorkEstimate* estimate = nullptr;
+  // The caller's note for this request's flow, read and updated by Start. The caller hands
+  // one note only to requests of one distinguisher (say, one user's ByUser flows); the
+  // note also names the FlowSchema, which must match the request's for it to be used.
+  FlowRef* flow = nullptr;
+};
+
 class FlowControl : private QueueSetListener {
  public:
   // `config` and `object_stats` must outlive the filter.
@@ -110,16 +137,13 @@ class FlowControl : private QueueSetListener {
   FlowControl& operator=(const FlowControl&) = delete;
 
   // A request arrives. `id` is echoed to the listener; `user_timeout` is the parsed
-  // `?timeout=` when present. `subjects`, when given, is classifier()->SubjectsOf(user)
-  // (or from any classifier of the same configuration), so that classification skips the
-  // rules whose subjects do not name the user. `estimate`, when given, replaces the work
-  // estimator's answer as it stands (a what-if: no level's maximum seats caps it).
+  // `?timeout=` when present.
   Admission Start(Nanos now, std::uint64_t id, const UserInfo& user, const RequestInfo& request,
-                  std::optional<Nanos> user_timeout, const SubjectMask* subjects = nullptr,
-                  const WorkEstimate* estimate = nullptr);
+                  std::optional<Nanos> user_timeout, const StartHints& hints = {});
 
   // The handler returned (a watch: its initialization ended). Returns when the seats are
   // released: `now`, or later, when the caller must call ReleaseSeats.
+  // Both inline: they only pass the handle on to the level's queue set.
   Nanos Finish(Nanos now, const FlowHandle& handle);
   void ReleaseSeats(Nanos now, const FlowHandle& handle);
 
@@ -137,6 +161,7 @@ class FlowControl : private QueueSetListener {
   WatchTracker& watches() { return watches_; }
   int level_count() const { return max_in_flight_ ? 2 : static_cast<int>(levels_.size()); }
   LevelState level(int index) const;
+  // Inline: the simulator reads a level's counts after every change to it.
   LevelCounts counts(int index) const;
 
  private:
@@ -157,6 +182,10 @@ class FlowControl : private QueueSetListener {
   void OnDispatched(Nanos now, QueueSetHandle request, std::uint64_t id) override;
   void ApplyAllocation(Nanos now);
   int RecordDrop(Nanos now, Level& level);
+  // Start for a classified request subject to flow control.
+  Admission Admit(Nanos now, std::uint64_t id, const RequestInfo& request, bool long_running,
+                  std::optional<Nanos> user_timeout, const StartHints& hints,
+                  const Classification& c);
   Admission StartMaxInFlight(Nanos now, const UserInfo& user, const RequestInfo& request,
                              bool long_running);
 
@@ -193,7 +222,39 @@ class FlowControl : private QueueSetListener {
   CachedFlow* CachedFlowOf(const Classification& c);
   std::vector<CachedFlow> flow_hashes_;  // size a power of two, at most half full
   size_t cached_flows_ = 0;
+  // Counts the rebuilds of flow_hashes_ (the only times an entry moves): a FlowRef of an
+  // older epoch names a slot that may hold another flow.
+  std::uint32_t flows_epoch_ = 1;
 };
+
+inline Nanos FlowControl::Finish(Nanos now, const FlowHandle& handle) {
+  if (!handle.valid()) return now;
+  if (max_in_flight_) {
+    max_in_flight_->Release(handle.level == 0 ? InFlightKind::kReadOnly : InFlightKind::kMutating);
+    return now;
+  }
+  return levels_[handle.level].queue_set->Finish(now, handle.queue_set);
+}
+
+inline void FlowControl::ReleaseSeats(Nanos now, const FlowHandle& handle) {
+  if (!handle.valid() || max_in_flight_) return;
+  levels_[handle.level].queue_set->ReleaseSeats(now, handle.queue_set);
+}
+
+inline LevelCounts FlowControl::counts(int index) const {
+  LevelCounts c;
+  if (max_in_flight_) {
+    const InFlightKind kind = index == 0 ? InFlightKind::kReadOnly : InFlightKind::kMutating;
+    c.executing_requests = c.executing_seats = max_in_flight_->in_flight(kind);
+    return c;
+  }
+  const QueueSet& qs = *levels_[index].queue_set;
+  c.executing_requests = qs.executing_requests();
+  c.executing_seats = qs.seats_in_use();
+  c.waiting_requests = qs.waiting_requests();
+  c.waiting_seats = qs.seats_waiting();
+  return c;
+}
 
 }  // namespace apf
 

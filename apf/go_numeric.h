@@ -18,6 +18,11 @@ namespace apf {
 // time.Duration.Seconds(): whole seconds plus the remainder, each converted separately,
 // so 10 s + 1 ns is exactly 10.000000001 (one float64 division of the count would not be).
 inline double GoDurationSeconds(Nanos d) {
+  // Under a second the whole part is 0, and 0 + x is x: one conversion and one division
+  // (the seat demand integrator takes this path at almost every change).
+  if (static_cast<std::uint64_t>(d) < static_cast<std::uint64_t>(kSecond)) {
+    return static_cast<double>(d) / 1e9;
+  }
   const Nanos sec = d / kSecond;
   const Nanos nsec = d % kSecond;
   return static_cast<double>(sec) + static_cast<double>(nsec) / 1e9;

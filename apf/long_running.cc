@@ -24,10 +24,6 @@ bool SkipsPriorityAndFairness(const RequestInfo& request) {
   return SkipsPriorityAndFairness(request, IsLongRunningRequest(request));
 }
 
-bool SkipsPriorityAndFairness(const RequestInfo& request, bool long_running) {
-  return long_running && std::string_view(request.verb) != "watch";
-}
-
 bool WatchSendsInitialEvents(const RequestQuery& query, bool watch_list_gate) {
   std::optional<bool> send_initial_events =
       watch_list_gate ? query.send_initial_events : std::nullopt;

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string_view>
 
 #include "apf/request_info.h"
 #include "apf/virtual_time.h"
@@ -23,8 +24,11 @@ bool IsLongRunningRequest(const RequestInfo& request);
 // without being classified, estimated, queued or counted. This includes every pods/log
 // GET, follow or not.
 bool SkipsPriorityAndFairness(const RequestInfo& request);
-// The same, for a caller that has already made the long-running test.
-bool SkipsPriorityAndFairness(const RequestInfo& request, bool long_running);
+// The same, for a caller that has already made the long-running test (inline: every
+// request asks).
+inline bool SkipsPriorityAndFairness(const RequestInfo& request, bool long_running) {
+  return long_running && std::string_view(request.verb) != "watch";
+}
 
 // Whether a watch starts by sending the current state as synthetic events (watch cache
 // watchCache.getAllEventsSinceLocked): with sendInitialEvents=true, or when

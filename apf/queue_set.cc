@@ -159,7 +159,7 @@ void QueueSet::Unlink(List& list, std::uint32_t slot) {
 // ---------------------------------------------------------------------------------------
 // R, the progress meter (syncTimeLocked, getVirtualTimeRatioLocked, advanceEpoch)
 
-void QueueSet::SyncTime(Nanos now) {
+inline void QueueSet::SyncTime(Nanos now) {
   assert(now >= last_real_time_);
   // No time passed: R cannot move (round(ratio * 0) is 0) and was below highR already.
   if (now == last_real_time_) return;
@@ -174,7 +174,7 @@ void QueueSet::SyncTime(Nanos now) {
   }
 }
 
-double QueueSet::VirtualTimeRatio() const {
+inline double QueueSet::VirtualTimeRatio() const {
   if (active_queues_ == 0) return 0;
   return std::min(static_cast<double>(seats_requested_),
                   static_cast<double>(dispatching_.concurrency_limit)) /
@@ -207,7 +207,7 @@ void QueueSet::AdvanceEpoch() {
   RebuildTree();
 }
 
-void QueueSet::SetDemand(Nanos now) {
+inline void QueueSet::SetDemand(Nanos now) {
   if (demand_) demand_->Set(now, static_cast<double>(total_seats_in_use_ + total_seats_waiting_));
 }
 
@@ -307,7 +307,7 @@ QueueSet::StartResult QueueSet::StartRequest(Nanos now, std::uint64_t id, const 
 // count go up and back down; the level's waiting seats keep the drift of a trimmed
 // request (5.10); the demand is set once, to the value both steps set at this instant;
 // the queue's tree key rises and falls back to "nothing waiting", so it is left alone.
-void QueueSet::DispatchArrival(Nanos now, std::uint32_t slot, int index, bool was_active) {
+inline void QueueSet::DispatchArrival(Nanos now, std::uint32_t slot, int index, bool was_active) {
   Request& r = pool_[slot];
   Queue& q = queues_[r.queue];
   const std::int64_t untrimmed_max_seats = r.seats.MaxSeats();
@@ -315,12 +315,7 @@ void QueueSet::DispatchArrival(Nanos now, std::uint32_t slot, int index, bool wa
   const std::int64_t max_seats = r.seats.MaxSeats();
   total_seats_waiting_ += untrimmed_max_seats - max_seats;
   robin_index_ = index;
-  r.state = State::kExecuting;
-  r.start_ns = now;
-  ++total_requests_executing_;
-  total_seats_in_use_ += max_seats;
-  PushBack(q.executing, slot);
-  q.seats_in_use += max_seats;
+  BeginExecuting(now, slot, q, max_seats);
   if (q.listed) seats_requested_ += max_seats;
   NoteActivity(q, was_active);
   SetDemand(now);
@@ -442,13 +437,7 @@ bool QueueSet::DispatchOne(Nanos now) {
   const std::int64_t max_seats = r.seats.MaxSeats();
   --total_requests_waiting_;
   total_seats_waiting_ -= max_seats;
-
-  r.state = State::kExecuting;
-  r.start_ns = now;
-  ++total_requests_executing_;
-  total_seats_in_use_ += max_seats;
-  PushBack(q.executing, slot);
-  q.seats_in_use += max_seats;
+  BeginExecuting(now, slot, q, max_seats);
   if (q.listed) seats_requested_ += max_seats - untrimmed_max_seats;
   SetDemand(now);
   q.next_dispatch_r += r.total_work;  // the virtual cost is the full estimated work
@@ -456,6 +445,17 @@ bool QueueSet::DispatchOne(Nanos now) {
   ++counters_.dispatched;
   if (listener_) listener_->OnDispatched(now, HandleOf(slot), r.id);
   return true;
+}
+
+inline void QueueSet::BeginExecuting(Nanos now, std::uint32_t slot, Queue& q,
+                                     std::int64_t max_seats) {
+  Request& r = pool_[slot];
+  r.state = State::kExecuting;
+  r.start_ns = now;
+  ++total_requests_executing_;
+  total_seats_in_use_ += max_seats;
+  PushBack(q.executing, slot);
+  q.seats_in_use += max_seats;
 }
 
 // Final seats beyond the limit are reshaped to the limit for longer, keeping the final
@@ -537,24 +537,24 @@ void QueueSet::ReleaseSeats(Nanos now, QueueSetHandle handle) {
   DispatchAsMuchAsPossible(now);
 }
 
-void QueueSet::ReleaseSeatsOf(Nanos now, std::uint32_t slot) {
+inline void QueueSet::ReleaseSeatsOf(Nanos now, std::uint32_t slot) {
   Request& r = pool_[slot];
   const std::int64_t max_seats = r.seats.MaxSeats();
+  const std::uint32_t queue_slot = r.queue;
   total_seats_in_use_ -= max_seats;
   SetDemand(now);
-  const std::uint32_t queue_slot = r.queue;
-  if (queue_slot != kNone) {
-    Queue& q = queues_[queue_slot];
-    q.seats_in_use -= max_seats;
-    if (q.listed) seats_requested_ -= max_seats;
-  }
   FreeRequest(slot);
-  if (queue_slot != kNone) RemoveQueueIfEmpty(queue_slot);
+  if (queue_slot == kNone) return;
+  Queue& q = queues_[queue_slot];
+  q.seats_in_use -= max_seats;
+  if (q.listed) seats_requested_ -= max_seats;
+  // Only a set with surplus queues (after a reconfiguration to fewer) drops one.
+  if (num_queues() > queuing_.desired_num_queues) RemoveQueueIfEmpty(queue_slot);
 }
 
 void QueueSet::RemoveQueueIfEmpty(std::uint32_t queue_slot) {
   const Queue& q = queues_[queue_slot];
-  if (num_queues() <= queuing_.desired_num_queues || q.active()) return;
+  if (q.active()) return;
   // The real code removes the queue at the *recorded index* of the releasing request's
   // queue. For a queue already dropped (another of its requests lingered) that index is
   // stale and names some other queue, which is then dropped instead; an index past the

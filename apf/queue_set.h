@@ -294,8 +294,12 @@ class QueueSet {
   void DispatchWithoutQueue(Nanos now, std::uint32_t slot);
   void DispatchArrival(Nanos now, std::uint32_t slot, int index, bool was_active);
   void TrimFinalSeats(Request& r) const;
+  // The request in `slot`, of queue `q`, starts executing at `now` with `max_seats` seats
+  // (trimmed): the part both dispatch paths share.
+  void BeginExecuting(Nanos now, std::uint32_t slot, Queue& q, std::int64_t max_seats);
   void BoundNextDispatch(std::uint32_t queue);
   void ReleaseSeatsOf(Nanos now, std::uint32_t slot);
+  // Drops the queue if it is empty; only called while there are surplus queues.
   void RemoveQueueIfEmpty(std::uint32_t queue);
 
   // Bookkeeping of the sums the R rate needs, over listed queues only.

@@ -11,6 +11,7 @@
 #ifndef APF_REQUEST_DEADLINE_H_
 #define APF_REQUEST_DEADLINE_H_
 
+#include <algorithm>
 #include <optional>
 
 #include "apf/virtual_time.h"
@@ -28,17 +29,30 @@ inline constexpr Nanos DefaultQueueWaitLimit(Nanos request_timeout) { return req
 // `?timeout=` when it is > 0 and < request_timeout, else request_timeout. A `?timeout=`
 // that is not a Go duration is answered 400 before flow control; the caller parses the
 // value (RequestQuery::timeout) and handles that case.
-Nanos RequestDeadlineTimeout(std::optional<Nanos> user_timeout, Nanos request_timeout);
+inline Nanos RequestDeadlineTimeout(std::optional<Nanos> user_timeout, Nanos request_timeout) {
+  if (user_timeout.has_value() && *user_timeout > 0 && *user_timeout < request_timeout) {
+    return *user_timeout;
+  }
+  return request_timeout;
+}
 
 // getRequestWaitContext: a quarter of the deadline's distance from arrival (Go Duration
 // division, truncating) when there is a deadline, else `default_wait_limit`; at most a
 // minute. `deadline_timeout` is nullopt for long-running requests (watches).
-Nanos QueueWaitLimit(std::optional<Nanos> deadline_timeout, Nanos default_wait_limit);
+inline Nanos QueueWaitLimit(std::optional<Nanos> deadline_timeout, Nanos default_wait_limit) {
+  const Nanos limit = deadline_timeout.has_value() ? *deadline_timeout / 4 : default_wait_limit;
+  return std::min(limit, kMaxQueueWaitLimit);
+}
 
 // Both steps for a request as kube-apiserver configures them: `long_running` from
-// IsLongRunningRequest, `user_timeout` the parsed `?timeout=` if present.
-Nanos QueueWaitLimitForRequest(bool long_running, std::optional<Nanos> user_timeout,
-                               Nanos request_timeout = kDefaultRequestTimeout);
+// IsLongRunningRequest, `user_timeout` the parsed `?timeout=` if present. Inline, like the
+// two above: the filter asks for every request.
+inline Nanos QueueWaitLimitForRequest(bool long_running, std::optional<Nanos> user_timeout,
+                                      Nanos request_timeout = kDefaultRequestTimeout) {
+  std::optional<Nanos> deadline_timeout;
+  if (!long_running) deadline_timeout = RequestDeadlineTimeout(user_timeout, request_timeout);
+  return QueueWaitLimit(deadline_timeout, DefaultQueueWaitLimit(request_timeout));
+}
 
 }  // namespace apf
 

@@ -11,10 +11,11 @@
 #ifndef APF_WATCH_TRACKER_H_
 #define APF_WATCH_TRACKER_H_
 
+#include <cstddef>
 #include <cstdint>
-#include <map>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 
 #include "apf/request_info.h"
 
@@ -42,31 +43,58 @@ class FixedWatchCount final : public WatchCountSource {
 };
 
 class WatchTracker final : public WatchCountSource {
-  struct Key {
-    std::string api_group, resource, namespace_name, name;
+  // Two levels of hashed keys: (group, resource), then (namespace, name) within it. A write
+  // needs one lookup when its resource has no watches or only resource-wide ones, which
+  // is most writes; only a resource with namespace- or name-scoped watches costs more.
+  struct ResourceKey {
+    std::string api_group, resource;
   };
-  struct KeyView {
-    std::string_view api_group, resource, namespace_name, name;
+  struct ResourceView {
+    std::string_view api_group, resource;
   };
-  // Orders keys by resource first, "" before any other string: InterestedWatchCount relies
-  // on both. Within a field, shorter strings come first and only strings of one length
-  // compare their bytes, so most steps of a lookup cost no memcmp call. Nothing iterates
-  // the map, so this order shows nowhere.
-  struct KeyLess {
+  struct ScopeKey {
+    std::string namespace_name, name;
+  };
+  struct ScopeView {
+    std::string_view namespace_name, name;
+  };
+  // Hashes two string fields without a loop for strings of up to 16 bytes, most resource,
+  // group and namespace names; keys are still compared exactly. Transparent, so lookups
+  // hash the request's strings in place.
+  struct FieldHash {
     using is_transparent = void;
-    static int Compare(std::string_view a, std::string_view b) {
-      if (a.size() != b.size()) return a.size() < b.size() ? -1 : 1;
-      return a.compare(b);
+    static std::size_t Hash(std::string_view a, std::string_view b);
+    template <class K>
+    std::size_t operator()(const K& k) const {
+      if constexpr (requires { k.resource; }) {
+        return Hash(k.resource, k.api_group);
+      } else {
+        return Hash(k.namespace_name, k.name);
+      }
     }
+  };
+  struct FieldEqual {
+    using is_transparent = void;
     template <class A, class B>
     bool operator()(const A& a, const B& b) const {
-      if (int c = Compare(a.resource, b.resource); c != 0) return c < 0;
-      if (int c = Compare(a.namespace_name, b.namespace_name); c != 0) return c < 0;
-      if (int c = Compare(a.name, b.name); c != 0) return c < 0;
-      return Compare(a.api_group, b.api_group) < 0;
+      if constexpr (requires { a.resource; }) {
+        return std::string_view(a.resource) == std::string_view(b.resource) &&
+               std::string_view(a.api_group) == std::string_view(b.api_group);
+      } else {
+        return std::string_view(a.namespace_name) == std::string_view(b.namespace_name) &&
+               std::string_view(a.name) == std::string_view(b.name);
+      }
     }
   };
-  using CountMap = std::map<Key, int, KeyLess>;
+  // The watches of one (group, resource): its resource-wide count and the counts of its
+  // (namespace, name) keys with at least one watch.
+  using ScopeMap = std::unordered_map<ScopeKey, int, FieldHash, FieldEqual>;
+  struct ResourceWatches {
+    int resource_wide = 0;
+    ScopeMap scoped;
+  };
+  // Node-based: the entries a Registration points to stay put when the tables rehash.
+  using ResourceMap = std::unordered_map<ResourceKey, ResourceWatches, FieldHash, FieldEqual>;
 
  public:
   // What RegisterWatch hands back, to be passed to ForgetWatch when the watch ends (the
@@ -81,7 +109,8 @@ class WatchTracker final : public WatchCountSource {
     friend class WatchTracker;
     bool registered_ = false;
     bool counted_ = false;
-    CountMap::iterator entry_;
+    ResourceMap::value_type* resource_ = nullptr;
+    ScopeMap::value_type* scope_ = nullptr;  // null for a resource-wide watch
   };
 
   WatchTracker() = default;
@@ -99,10 +128,11 @@ class WatchTracker final : public WatchCountSource {
   // The count under exactly this key (for tests and dumps).
   int WatchCount(std::string_view api_group, std::string_view resource,
                  std::string_view namespace_name, std::string_view name) const;
-  size_t distinct_keys() const { return counts_.size(); }
+  // The keys with at least one watch.
+  size_t distinct_keys() const;
 
  private:
-  CountMap counts_;
+  ResourceMap resources_;
 };
 
 }  // namespace apf

@@ -233,10 +233,27 @@ void World::SendAttempt(apf::Nanos now, Call& call, int c, const CallStep& step)
   load_balancer_.Arrived(a.replica);
   std::optional<apf::Nanos> user_timeout = request.query_timeout;
   if (step.timeout_param_ns > 0) user_timeout = step.timeout_param_ns;
+  apf::StartHints hints;
+  hints.estimate = request.tmpl->seats ? &*request.tmpl->seats : nullptr;
+  apf::Classification classification;
+  if (rep.flow_control->classifier()) {
+    hints.subjects = &proc.subjects;
+    if (proc.subject_class >= 0 && request.id >= 0) {
+      classification = classification_memo_->Classify(request.id, proc.subject_class, proc.user,
+                                                      sent, proc.subjects);
+      hints.classification = &classification;
+      if (classification.distinguished_by_user) {
+        Process& user = processes_[call.process];
+        if (user.user_flow_replica != a.replica) {
+          user.user_flow_replica = a.replica;
+          user.user_flow = apf::FlowRef{};
+        }
+        hints.flow = &user.user_flow;
+      }
+    }
+  }
   const apf::Admission admission =
-      rep.flow_control->Start(now, Ref(slot, a.generation), proc.user, sent, user_timeout,
-                              rep.flow_control->classifier() ? &proc.subjects : nullptr,
-                              request.tmpl->seats ? &*request.tmpl->seats : nullptr);
+      rep.flow_control->Start(now, Ref(slot, a.generation), proc.user, sent, user_timeout, hints);
   OnAdmitted(now, a, static_cast<int>(slot), admission);
 }
 

@@ -35,6 +35,7 @@
 #include "sim/scenario/scenario.h"
 #include "sim/world/apiserver.h"
 #include "sim/world/backend.h"
+#include "sim/world/classification_memo.h"
 #include "sim/world/compiled_request.h"
 #include "sim/world/flow_metrics.h"
 #include "sim/world/gateway.h"
@@ -237,6 +238,8 @@ class World : public EventHandler {
   std::vector<Process> processes_;
   std::vector<Generator> generators_;
   std::vector<std::unique_ptr<CompiledRequest>> requests_;
+  // The FlowSchema each (request, subject class) chose; null with APF off.
+  std::unique_ptr<ClassificationMemo> classification_memo_;
   std::vector<std::unique_ptr<InformerRequestShape>> informer_requests_;
   SlotPool<Call> calls_;
   SlotPool<Attempt> attempts_;

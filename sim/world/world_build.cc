@@ -142,6 +142,10 @@ void World::BuildClients() {
       proc.user.groups = spec.groups;
       if (const apf::Classifier* classifier = replicas_[0]->flow_control->classifier()) {
         proc.subjects = classifier->SubjectsOf(proc.user.name, proc.user.groups);
+        if (!classification_memo_) {
+          classification_memo_ = std::make_unique<ClassificationMemo>(classifier);
+        }
+        proc.subject_class = classification_memo_->SubjectClassOf(proc.subjects);
       }
       // rest.Config's QPS and Burst become a limiter as client-go makes them: a negative
       // QPS is none, 0 means 5 and a zero burst 10 (sim/clients/rest_config.h).

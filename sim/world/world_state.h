@@ -65,6 +65,11 @@ struct World::Process {
   apf::UserInfo user;
   // The policy rules whose subjects name the user (every replica has the same configuration).
   apf::SubjectMask subjects;
+  int subject_class = -1;  // the users of its mask in World::classification_memo_; -1: none
+  // Where `user_flow_replica`'s filter keeps this user's ByUser flow (of the FlowSchema the
+  // note names), so that its next request there skips the lookup by name.
+  int user_flow_replica = -1;
+  apf::FlowRef user_flow;
   std::unique_ptr<apf::RateLimiter> bucket;  // null: no client-side limiter
   int replica = 0;                           // its connection, for sticky balancing
   // Behind the gateway: the session's request-rate bucket and requests in flight.

@@ -10,6 +10,7 @@
 #include "apf/classifier.h"
 #include "apf/user_info.h"
 #include "sim/flowcontrol/loader.h"
+#include "tests/support/classification_support.h"
 #include "tests/support/request_support.h"
 
 namespace {
@@ -73,11 +74,7 @@ int CompareBothPaths(const apf::FlowControlConfig& config) {
       const apf::Classification plain = c.Classify(d);
       const apf::Classification masked = c.Classify(d, mask);
       INFO("user " << user.name << ", " << request.verb << " " << request.resource << request.path);
-      REQUIRE(masked.flow_schema == plain.flow_schema);
-      REQUIRE(masked.priority_level == plain.priority_level);
-      REQUIRE(masked.distinguisher == plain.distinguisher);
-      REQUIRE(masked.uses_flow_hash == plain.uses_flow_hash);
-      REQUIRE(masked.fell_back_to_catch_all == plain.fell_back_to_catch_all);
+      test_support::RequireSameClassification(masked, plain);
       ++compared;
     }
   }

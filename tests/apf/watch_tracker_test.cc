@@ -3,6 +3,10 @@
 #include "apf/watch_tracker.h"
 
 #include <catch2/catch.hpp>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <tuple>
 #include <vector>
 
 #include "apf/request_info.h"
@@ -59,9 +63,8 @@ TEST_CASE("A write counts watches of its resource, its namespace and its object"
 
 TEST_CASE("Only the write's own (group, resource) key counts its resource-wide watches",
           "[watchtracker]") {
-  // Keys are ordered by resource, namespace, name and then group. The first key at or
-  // after the write's resource-wide key may be another group's, or a namespaced one of
-  // the same resource; neither counts as the write's resource-wide watches.
+  // Another group's resource-wide watches and the resource's namespaced ones do not count
+  // as the write's resource-wide watches.
   apf::WatchTracker tracker;
   std::vector<apf::WatchTracker::Registration> regs;
   regs.push_back(tracker.RegisterWatch(Req("watch", "apps", "configmaps", "")));
@@ -78,10 +81,10 @@ TEST_CASE("Only the write's own (group, resource) key counts its resource-wide w
 }
 
 TEST_CASE("Keys that are prefixes of one another stay apart", "[watchtracker]") {
-  // The map orders each field by length first ("" before all). Resources, namespaces and
-  // groups that are prefixes of one another must neither share counts nor hide one
-  // another from the one-lookup test for a resource without watches. The expected
-  // counts are the sums of the registrations each write's three keys name.
+  // Resources, namespaces and groups that are prefixes of one another must neither share
+  // counts nor hide one another from the one-lookup test for a resource without watches
+  // or with resource-wide ones only. The expected counts are the sums of the registrations
+  // each write's three keys name.
   apf::WatchTracker tracker;
   std::vector<apf::WatchTracker::Registration> regs;
   auto add = [&](int n, const char* group, const char* resource, const char* ns) {
@@ -160,4 +163,77 @@ TEST_CASE("Only watches are registered", "[watchtracker]") {
   CHECK_FALSE(list.registered());
   tracker.ForgetWatch(list);  // a nil ForgetWatchFunc: nothing to do
   CHECK(tracker.distinct_keys() == 0);
+}
+
+TEST_CASE("Counts match a plain map through registrations and forgets in many orders",
+          "[watchtracker]") {
+  // Keys share groups, resources and namespaces, include long strings that differ only in
+  // the middle, and are forgotten in a shuffled order, so entries of both levels appear and
+  // disappear while others stay.
+  using Key = std::tuple<std::string, std::string, std::string, std::string>;
+  const std::vector<Key> keys = {
+      {"", "pods", "", ""},
+      {"", "pods", "ns", ""},
+      {"", "pods", "ns", "p1"},
+      {"", "pods", "", "p1"},
+      {"apps", "pods", "ns", ""},
+      {"", "configmaps", "kube-system", ""},
+      {"", "configmaps", "kube-system", "a-long-object-name-0001-x"},
+      {"", "configmaps", "kube-system", "a-long-object-name-0002-x"},
+      {"", "configmaps", "", ""},
+      {"coordination.k8s.io", "leases", "tenant-namespace-0001-prod", ""},
+      {"coordination.k8s.io", "leases", "tenant-namespace-0002-prod", ""},
+      {"", "p", "", ""},
+      {"", "po", "n", "x"},
+  };
+  std::uint32_t state = 12345;  // a fixed LCG: the same orders on every run
+  auto next = [&](std::uint32_t bound) {
+    state = state * 1664525u + 1013904223u;
+    return (state >> 8) % bound;
+  };
+  for (int round = 0; round < 20; ++round) {
+    apf::WatchTracker tracker;
+    std::map<Key, int> reference;
+    std::vector<std::pair<Key, apf::WatchTracker::Registration>> live;
+    auto check = [&] {
+      std::size_t distinct = 0;
+      for (const auto& [key, n] : reference) distinct += n > 0 ? 1 : 0;
+      CHECK(tracker.distinct_keys() == distinct);
+      for (const auto& [g, r, ns, name] : keys) {
+        auto count = [&](const std::string& n1, const std::string& n2) {
+          auto it = reference.find(Key{g, r, n1, n2});
+          return it == reference.end() ? 0 : it->second;
+        };
+        CHECK(tracker.WatchCount(g, r, ns, name) == count(ns, name));
+        std::int64_t expected = count("", "");
+        if (!ns.empty()) expected += count(ns, "");
+        if (!name.empty()) expected += count(ns, name);
+        CHECK(tracker.InterestedWatchCount(
+                  Req("update", g.c_str(), r.c_str(), ns.c_str(), name.c_str())) == expected);
+      }
+    };
+    for (int step = 0; step < 60; ++step) {
+      if (live.empty() || next(3) != 0) {
+        const Key& key = keys[next(static_cast<std::uint32_t>(keys.size()))];
+        const auto& [g, r, ns, name] = key;
+        live.emplace_back(key, tracker.RegisterWatch(
+                                   Req("watch", g.c_str(), r.c_str(), ns.c_str(), name.c_str())));
+        ++reference[key];
+      } else {
+        const std::size_t i = next(static_cast<std::uint32_t>(live.size()));
+        tracker.ForgetWatch(live[i].second);
+        --reference[live[i].first];
+        live.erase(live.begin() + static_cast<std::ptrdiff_t>(i));
+      }
+      check();
+    }
+    while (!live.empty()) {
+      const std::size_t i = next(static_cast<std::uint32_t>(live.size()));
+      tracker.ForgetWatch(live[i].second);
+      --reference[live[i].first];
+      live.erase(live.begin() + static_cast<std::ptrdiff_t>(i));
+      check();
+    }
+    CHECK(tracker.distinct_keys() == 0);
+  }
 }
