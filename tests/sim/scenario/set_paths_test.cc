@@ -2,6 +2,7 @@
 // manifest) and the "did you mean" every name lookup of a scenario gives.
 #include <catch2/catch.hpp>
 #include <string>
+#include <string_view>
 
 #include "sim/io/input_error.h"
 #include "sim/scenario/loader.h"
@@ -22,11 +23,11 @@ std::string ErrorOf(const std::string& path, const std::vector<std::string>& set
 }  // namespace
 
 TEST_CASE("a level's field is set by its short name or its path in the manifest", "[scenario]") {
-  for (const std::string& field :
+  for (const std::string_view field :
        {"handSize", "limitResponse.queuing.handSize", "limited.limitResponse.queuing.handSize",
         "spec.limited.limitResponse.queuing.handSize"}) {
-    const sim::Scenario s =
-        sim::LoadScenario(kLab, {"flowControl.priorityLevels.apf-lab-limited." + field + "=1"});
+    const sim::Scenario s = sim::LoadScenario(
+        kLab, {"flowControl.priorityLevels.apf-lab-limited." + std::string(field) + "=1"});
     REQUIRE(s.flow_control_overrides.size() == 1);
     CHECK(s.flow_control_overrides[0].kind == "priorityLevels");
     CHECK(s.flow_control_overrides[0].name == "apf-lab-limited");
