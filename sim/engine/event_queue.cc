@@ -34,7 +34,7 @@ void EventQueue::Clear(Bucket& bucket) {
 }
 
 inline void EventQueue::Insert(const Entry& e) {
-  if (e.time != base_time_) {
+  if (e.time > due_last_) {
     PlaceInBucket(e);
   } else {
     InsertDue(e);
@@ -42,14 +42,15 @@ inline void EventQueue::Insert(const Entry& e) {
 }
 
 void EventQueue::InsertDue(const Entry& e) {
-  // In id order among those waiting. A new event's sequence is the largest, so it goes
-  // last; only a reserved one (ScheduleReserved) can go further forward.
+  // In (time, id) order among those waiting. A new event's sequence is the largest, so it
+  // goes after those at its time; only a reserved one (ScheduleReserved) can go further
+  // forward among them.
   if (due_waiting_ == 0) ResetDue();
   due_.push_back(e);
   const size_t head = due_.size() - 1 - due_waiting_;
   ++due_waiting_;
   size_t i = due_.size() - 1;
-  for (; i > head && due_[i - 1].id > e.id; --i) due_[i] = due_[i - 1];
+  for (; i > head && Before(e, due_[i - 1]); --i) due_[i] = due_[i - 1];
   due_[i] = e;
 }
 
@@ -139,24 +140,46 @@ void EventQueue::FreeSlot(std::uint32_t slot) {
   free_slot_ = slot;
 }
 
-inline EventQueue::Bucket& EventQueue::TakeLowestBucket() {
+inline EventQueue::Bucket& EventQueue::TakeLowestBucket(int& level) {
   // The lowest non-empty bucket holds the earliest entries; its smallest time becomes the
   // base, and every entry of the bucket moves to the due list or to a lower level. Other
   // buckets stay where they are: the new base differs from the old only in this bucket's
   // level and below, so every other entry's highest differing bit is where it was.
-  const int level = std::countr_zero(occupied_levels_);
+  level = std::countr_zero(occupied_levels_);
   std::uint64_t& digits = occupied_digits_[level];
   const int digit = std::countr_zero(digits);
   digits &= digits - 1;
   if (digits == 0) occupied_levels_ &= ~(1u << level);
   Bucket& from = buckets_[level * kDigits + digit];
   base_time_ = from.min_time;
+  due_last_ = base_time_;
   from.min_time = UINT64_MAX;
   return from;
 }
 
+bool EventQueue::SortIntoDue(Bucket& from, int level) {
+  Entry* const first = from.head->entries;
+  const std::ptrdiff_t n = from.end - first;
+  if (level > kSortedLevels || n > kSortedEntries || from.head->next != nullptr) return false;
+  // Every entry of the bucket lies in [base, the last time of its range], and every other
+  // bucket's entries after it; new entries in that range join the due list in order.
+  due_last_ = base_time_ | ((std::uint64_t{1} << (level * kDigitBits)) - 1);
+  ResetDue();
+  due_.insert(due_.end(), first, from.end);
+  from.end = first;
+  for (std::ptrdiff_t i = 1; i < n; ++i) {  // a few entries: an insertion sort
+    const Entry e = due_[i];
+    std::ptrdiff_t j = i;
+    for (; j > 0 && Before(e, due_[j - 1]); --j) due_[j] = due_[j - 1];
+    due_[j] = e;
+  }
+  due_waiting_ = static_cast<size_t>(n);
+  return true;
+}
+
 inline void EventQueue::Cascade() {
-  Bucket& from = TakeLowestBucket();
+  int level;
+  Bucket& from = TakeLowestBucket(level);
   Entry* const first = from.head->entries;
   if (from.end == first + 1 && from.head->next == nullptr) {
     // The common case when events are sparse: the bucket's one entry becomes due.
@@ -164,7 +187,7 @@ inline void EventQueue::Cascade() {
     from.end = first;
     return;
   }
-  MoveDown(from);
+  if (!SortIntoDue(from, level)) MoveDown(from);
 }
 
 void EventQueue::MoveDown(Bucket& from) {
@@ -237,7 +260,8 @@ bool EventQueue::PopThrough(std::uint64_t last_key, FiredEvent& fired) {
       return true;
     }
     if (occupied_levels_ == 0) return false;
-    Bucket& from = TakeLowestBucket();
+    int level;
+    Bucket& from = TakeLowestBucket(level);
     Entry* const first = from.head->entries;
     if (from.end == first + 1 && from.head->next == nullptr) {
       // The common case when events are sparse: the bucket's one entry is the earliest and
@@ -255,7 +279,7 @@ bool EventQueue::PopThrough(std::uint64_t last_key, FiredEvent& fired) {
       Fire(e, fired);
       return true;
     }
-    MoveDown(from);
+    if (!SortIntoDue(from, level)) MoveDown(from);
   }
 }
 
@@ -293,6 +317,7 @@ void EventQueue::Rebuild(std::uint64_t new_base) {
   std::fill(std::begin(occupied_digits_), std::end(occupied_digits_), 0);
   dead_ = 0;
   base_time_ = new_base;
+  due_last_ = new_base;
   for (const Entry& e : all) {
     if (e.time == base_time_) {
       due_.push_back(e);

@@ -13,8 +13,10 @@
 // practice once or twice: with one-bit buckets (the previous design, over a 128-bit key of
 // time and sequence) it moved about ten times, and that was a tenth of a run's
 // instructions (issue 18). Events due at the base time wait in the due list, sorted by
-// sequence. (If a caller peeks past the end of a run and then schedules before the peeked
-// event, the buckets are rebuilt once; see Schedule.)
+// sequence. A bucket of a few entries on a low level (a range of at most 262 us) goes to
+// the due list whole instead, sorted by (time, sequence), and events scheduled into its
+// range while they wait join them there in order. (If a caller peeks past the end of a run and then
+// schedules before the peeked event, the buckets are rebuilt once; see Schedule.)
 //
 // An Event is a small plain struct (a kind and two integer arguments that the owner
 // interprets); there is no std::function and no allocation per event once the buckets
@@ -73,7 +75,7 @@ class EventQueue {
     // a free slot to reuse (made under the slot limit), a time after the base, a sequence
     // under its limit.
     const std::uint64_t key = TimeKey(time);
-    if (free_slot_ == UINT32_MAX || key <= base_time_ || next_sequence_ >= kSequenceLimit) {
+    if (free_slot_ == UINT32_MAX || key <= due_last_ || next_sequence_ >= kSequenceLimit) {
       return ScheduleUncommon(time, event);
     }
     const std::uint32_t slot = free_slot_;
@@ -161,6 +163,13 @@ class EventQueue {
   static constexpr std::uint64_t kSequenceLimit = std::uint64_t{1} << (64 - kSequenceShift);
   static constexpr std::uint64_t kNoId = UINT64_MAX;
   static constexpr int kDigitBits = 6;  // a level's occupancy is one 64-bit word
+  // The levels whose buckets, when taken with at most kSortedEntries entries, are sorted
+  // into the due list whole rather than moved down: their time ranges are short (level 3's
+  // buckets span 262 us), so few events are scheduled into them while their entries wait.
+  // In a simulation of a busy cluster most level-3 buckets hold two or three entries, each of
+  // which would otherwise move once more and be taken from a bucket of its own.
+  static constexpr int kSortedLevels = 3;
+  static constexpr std::ptrdiff_t kSortedEntries = 16;
   static constexpr int kDigits = 1 << kDigitBits;
   static constexpr int kLevels = (64 + kDigitBits - 1) / kDigitBits;
   // The level of a time whose XOR with the base has its highest set bit at `b`: a load
@@ -210,11 +219,14 @@ class EventQueue {
     return static_cast<std::uint32_t>(e.id & ((1u << kSlotBits) - 1));
   }
   static bool IdBefore(const Entry& a, const Entry& b) { return a.id < b.id; }
+  static bool Before(const Entry& a, const Entry& b) {
+    return a.time != b.time ? a.time < b.time : a.id < b.id;
+  }
   static bool IsPosted(const Entry& e) { return (e.id & kPosted) != 0; }
   bool IsLive(const Entry& e) const { return IsPosted(e) || slots_[SlotOf(e)].id == e.id; }
-  // Puts an entry later than the base time in the bucket it belongs to.
+  // Puts an entry due after due_last_ in the bucket it belongs to.
   void PlaceInBucket(const Entry& e) {
-    assert(e.time > base_time_);
+    assert(e.time > due_last_ && due_last_ >= base_time_);
     const int level = kLevelOfTopBit[63 - std::countl_zero(e.time ^ base_time_)];
     const int digit = static_cast<int>(e.time >> (level * kDigitBits)) & (kDigits - 1);
     Push(buckets_[level * kDigits + digit], e);
@@ -245,9 +257,12 @@ class EventQueue {
     due_.push_back(e);
     due_waiting_ = 1;
   }
-  // Marks the lowest non-empty bucket empty and returns it, its smallest time becoming the
-  // base; its entries are still in it, for the caller to move down.
-  Bucket& TakeLowestBucket();
+  // Marks the lowest non-empty bucket empty and returns it and its level, its smallest time
+  // becoming the base; its entries are still in it, for the caller to move.
+  Bucket& TakeLowestBucket(int& level);
+  // A bucket of a few entries on a level of short buckets goes to the due list whole,
+  // sorted, instead of moving down: see kSortedLevels. True if it did.
+  bool SortIntoDue(Bucket& from, int level);
   // Moves the lowest non-empty bucket's entries down, its smallest time becoming the base.
   void Cascade();
   void MoveDown(Bucket& from);  // Cascade's part for a bucket of more than one entry
@@ -276,7 +291,10 @@ class EventQueue {
   std::uint32_t occupied_levels_ = 0;            // bit l: level l has a non-empty bucket
   std::uint64_t occupied_digits_[kLevels] = {};  // bit d: bucket d of that level is non-empty
   std::uint64_t base_time_ = 0;                  // no entry is earlier than this
-  // The entries due at the base time, in id (sequence) order: the last due_waiting_ of
+  // Entries due at or before this go to the due list; the buckets hold only later ones. It
+  // is base_time_, or the last time of the range of a bucket sorted into the due list.
+  std::uint64_t due_last_ = 0;
+  // The entries due at or before due_last_, in (time, id) order: the last due_waiting_ of
   // due_. Those before them have fired. Taking an entry only counts it off, and the vector
   // is emptied only when one is added to an empty list (ResetDue), which saves the pop
   // of a lone event (the common case, which never stops in the due list) the bookkeeping
