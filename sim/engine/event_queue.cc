@@ -8,6 +8,14 @@
 
 namespace sim {
 
+void EventQueue::EntryList::Grow(size_t at_least) {
+  const size_t capacity = std::max({at_least, 2 * capacity_, size_t{64}});
+  auto data = std::make_unique_for_overwrite<Entry[]>(capacity);
+  std::copy(begin(), end(), data.get());
+  data_ = std::move(data);
+  capacity_ = capacity;
+}
+
 void EventQueue::AddBlock(Bucket& bucket) {
   Block* block = free_blocks_;
   if (block != nullptr) {
@@ -165,14 +173,14 @@ bool EventQueue::SortIntoDue(Bucket& from, int level) {
   // bucket's entries after it; new entries in that range join the due list in order.
   due_last_ = base_time_ | ((std::uint64_t{1} << (level * kDigitBits)) - 1);
   ResetDue();
-  due_.insert(due_.end(), first, from.end);
-  from.end = first;
-  for (std::ptrdiff_t i = 1; i < n; ++i) {  // a few entries: an insertion sort
-    const Entry e = due_[i];
+  Entry* const sorted = due_.Append(static_cast<size_t>(n));
+  for (std::ptrdiff_t i = 0; i < n; ++i) {  // a few entries: an insertion sort
+    const Entry e = first[i];
     std::ptrdiff_t j = i;
-    for (; j > 0 && Before(e, due_[j - 1]); --j) due_[j] = due_[j - 1];
-    due_[j] = e;
+    for (; j > 0 && Before(e, sorted[j - 1]); --j) sorted[j] = sorted[j - 1];
+    sorted[j] = e;
   }
+  from.end = first;
   due_waiting_ = static_cast<size_t>(n);
   return true;
 }
@@ -351,8 +359,11 @@ void EventQueue::Compact() {
   });
   // The due list keeps its order.
   const size_t held = due_waiting_;
-  due_.erase(due_.begin(), due_.end() - static_cast<std::ptrdiff_t>(due_waiting_));
-  std::erase_if(due_, [&](const Entry& e) { return !IsLive(e); });
+  Entry* kept_due = due_.begin();
+  for (const Entry* e = due_.end() - due_waiting_; e != due_.end(); ++e) {
+    if (IsLive(*e)) *kept_due++ = *e;
+  }
+  due_.Truncate(static_cast<size_t>(kept_due - due_.begin()));
   due_waiting_ = due_.size();
   dead_ -= held - due_.size();
   assert(dead_ == 0);

@@ -179,6 +179,31 @@ class EventQueue {
     for (int b = 0; b < 64; ++b) levels[b] = static_cast<std::uint8_t>(b / kDigitBits);
     return levels;
   }();
+  // The due list's storage: a vector's growth, but Append(n) hands out n places to write,
+  // which a std::vector cannot without value-initializing them first (a bucket sorted
+  // into the due list is written there in place).
+  class EntryList {
+   public:
+    Entry* begin() const { return data_.get(); }
+    Entry* end() const { return data_.get() + size_; }
+    size_t size() const { return size_; }
+    Entry& operator[](size_t i) const { return data_[i]; }
+    void clear() { size_ = 0; }
+    void Truncate(size_t size) { size_ = size; }
+    Entry* Append(size_t n) {
+      if (capacity_ - size_ < n) Grow(size_ + n);
+      Entry* const at = data_.get() + size_;
+      size_ += n;
+      return at;
+    }
+    void push_back(const Entry& e) { *Append(1) = e; }
+
+   private:
+    void Grow(size_t at_least);
+    std::unique_ptr<Entry[]> data_;
+    size_t size_ = 0;
+    size_t capacity_ = 0;
+  };
   // Entries cascade down through the buckets. Were a bucket a vector, it would keep the
   // capacity of its fullest moment: with hundreds of thousands of events pending the
   // buckets held several times the entries' own bytes, and a doubling vector briefly holds
@@ -295,11 +320,11 @@ class EventQueue {
   // is base_time_, or the last time of the range of a bucket sorted into the due list.
   std::uint64_t due_last_ = 0;
   // The entries due at or before due_last_, in (time, id) order: the last due_waiting_ of
-  // due_. Those before them have fired. Taking an entry only counts it off, and the vector
+  // due_. Those before them have fired. Taking an entry only counts it off, and the list
   // is emptied only when one is added to an empty list (ResetDue), which saves the pop
   // of a lone event (the common case, which never stops in the due list) the bookkeeping
   // of a head index and a clear.
-  std::vector<Entry> due_;
+  EntryList due_;
   size_t due_waiting_ = 0;
   size_t dead_ = 0;  // cancelled entries still in the buckets or the due list
   std::vector<Slot> slots_;
