@@ -616,10 +616,37 @@ void World::OnInterval(apf::Nanos now) {
   if (observer_) observer_->OnIntervalEnd(now);
 }
 
+inline int World::AttemptOf(std::uint64_t ref) const {
+  const std::uint32_t slot = static_cast<std::uint32_t>(ref);
+  const Attempt& a = attempts_[slot];
+  return a.live && a.generation == static_cast<std::uint32_t>(ref >> 32) ? static_cast<int>(slot)
+                                                                         : -1;
+}
+
 void World::HandleEvent(apf::Nanos now, const Event& event) {
+  // A dispatcher that only tail-calls, so that it saves no registers and builds no frame:
+  // the two kinds every request has go straight to their handlers.
+  if (now >= interval_end_) return HandleEventAtIntervalEnd(now, event);
+  switch (static_cast<EventKind>(event.kind)) {
+    case kGenerate:
+      return OnGenerate(now, static_cast<int>(event.arg32));
+    case kExecDone:
+      if (int ai = AttemptOf(event.arg64); ai >= 0) return OnExecDone(now, attempts_[ai], ai);
+      return;
+    default:
+      return HandleUncommonEvent(now, event);
+  }
+}
+
+// Not inline: its loop's call would make HandleEvent save registers for every event.
+[[gnu::noinline]] void World::HandleEventAtIntervalEnd(apf::Nanos now, const Event& event) {
   // Close every report interval that ends at or before this instant first, so that an
   // interval holds exactly what happened within it whatever else is due at its end.
   while (now >= interval_end_) OnInterval(interval_end_);
+  World::HandleEvent(now, event);
+}
+
+void World::HandleUncommonEvent(apf::Nanos now, const Event& event) {
   auto call_of = [&](std::uint64_t ref) -> int {
     const std::uint32_t slot = static_cast<std::uint32_t>(ref);
     const Call& c = calls_[slot];
@@ -627,12 +654,7 @@ void World::HandleEvent(apf::Nanos now, const Event& event) {
                ? static_cast<int>(slot)
                : -1;
   };
-  auto attempt_of = [&](std::uint64_t ref) -> int {
-    const std::uint32_t slot = static_cast<std::uint32_t>(ref);
-    const Attempt& a = attempts_[slot];
-    return a.live && a.generation == static_cast<std::uint32_t>(ref >> 32) ? static_cast<int>(slot)
-                                                                           : -1;
-  };
+  auto attempt_of = [&](std::uint64_t ref) { return AttemptOf(ref); };
   switch (static_cast<EventKind>(event.kind)) {
     case kGenerate:
       OnGenerate(now, static_cast<int>(event.arg32));

@@ -162,6 +162,12 @@ class World : public EventHandler {
   };
 
   void HandleEvent(apf::Nanos now, const Event& event) override;
+  // HandleEvent's parts: the events of an instant that ends report intervals, and the
+  // kinds other than a generator's turn and a handler's return (see HandleEvent).
+  void HandleEventAtIntervalEnd(apf::Nanos now, const Event& event);
+  void HandleUncommonEvent(apf::Nanos now, const Event& event);
+  // The attempt slot a reference names, or -1 when it is gone or reused.
+  int AttemptOf(std::uint64_t ref) const;
 
   void Build();
   void BuildClients();
