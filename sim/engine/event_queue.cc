@@ -99,7 +99,7 @@ inline EventHandle EventQueue::ScheduleWithSequence(apf::Nanos time, std::uint64
   return EventHandle{slot, s.generation};
 }
 
-EventHandle EventQueue::ScheduleUncommon(apf::Nanos time, const Event& event) {
+EventHandle EventQueue::ScheduleUncommon(apf::Nanos time, Event event) {
   return ScheduleWithSequence(time, next_sequence_++, event);
 }
 

@@ -74,17 +74,25 @@ class EventQueue {
     // The common case inline, in few instructions (every request schedules a few events):
     // a free slot to reuse (made under the slot limit), a time after the base, a sequence
     // under its limit.
+    // Everything else, including a full bucket, is a tail call with no frame of the
+    // caller's to keep: so the callers need not save registers for it.
     const std::uint64_t key = TimeKey(time);
     if (free_slot_ == UINT32_MAX || key <= due_last_ || next_sequence_ >= kSequenceLimit) {
       return ScheduleUncommon(time, event);
     }
+    const int level = LevelOf(key);
+    const int digit = DigitOf(key, level);
+    Bucket& bucket = buckets_[level * kDigits + digit];
+    if (bucket.end == bucket.limit) return ScheduleUncommon(time, event);
     const std::uint32_t slot = free_slot_;
     Slot& s = slots_[slot];
     free_slot_ = s.next_free;
     s.event = event;
     s.id = (next_sequence_++ << kSequenceShift) | slot;
     ++live_;
-    PlaceInBucket(Entry{key, s.id});
+    *bucket.end++ = Entry{key, s.id};
+    if (key < bucket.min_time) bucket.min_time = key;
+    MarkOccupied(level, digit);
     return EventHandle{slot, s.generation};
   }
 
@@ -249,14 +257,25 @@ class EventQueue {
   }
   static bool IsPosted(const Entry& e) { return (e.id & kPosted) != 0; }
   bool IsLive(const Entry& e) const { return IsPosted(e) || slots_[SlotOf(e)].id == e.id; }
-  // Puts an entry due after due_last_ in the bucket it belongs to.
-  void PlaceInBucket(const Entry& e) {
-    assert(e.time > due_last_ && due_last_ >= base_time_);
-    const int level = kLevelOfTopBit[63 - std::countl_zero(e.time ^ base_time_)];
-    const int digit = static_cast<int>(e.time >> (level * kDigitBits)) & (kDigits - 1);
-    Push(buckets_[level * kDigits + digit], e);
+  // The level and digit of the bucket of a time after due_last_ (so it differs from the
+  // base).
+  int LevelOf(std::uint64_t time) const {
+    assert(time > due_last_ && due_last_ >= base_time_);
+    return kLevelOfTopBit[63 - __builtin_clzll(time ^ base_time_)];
+  }
+  static int DigitOf(std::uint64_t time, int level) {
+    return static_cast<int>(time >> (level * kDigitBits)) & (kDigits - 1);
+  }
+  void MarkOccupied(int level, int digit) {
     occupied_levels_ |= 1u << level;
     occupied_digits_[level] |= std::uint64_t{1} << digit;
+  }
+  // Puts an entry due after due_last_ in the bucket it belongs to.
+  void PlaceInBucket(const Entry& e) {
+    const int level = LevelOf(e.time);
+    const int digit = DigitOf(e.time, level);
+    Push(buckets_[level * kDigits + digit], e);
+    MarkOccupied(level, digit);
   }
   // Puts a new entry, due no earlier than the base time, where it belongs, and counts it.
   void Insert(const Entry& e);
@@ -308,7 +327,8 @@ class EventQueue {
   EventHandle ScheduleWithSequence(apf::Nanos time, std::uint64_t sequence, const Event& event);
   // Schedule() when it needs a new slot, the time is the base's or the sequence is at its
   // limit.
-  EventHandle ScheduleUncommon(apf::Nanos time, const Event& event);
+  // The event by value, in two registers: a caller's Schedule can then end in a tail call.
+  EventHandle ScheduleUncommon(apf::Nanos time, Event event);
 
   std::array<Bucket, kLevels * kDigits> buckets_;  // level * kDigits + digit
   Block* free_blocks_ = nullptr;
