@@ -129,8 +129,8 @@ void EventQueue::Post(apf::Nanos time, std::uint32_t arg) {
   AddEntry(Entry{TimeKey(time), IdOf(next_sequence_++, kPosted | arg)});
 }
 
-bool EventQueue::Cancel(EventHandle handle) {
-  if (!handle.valid() || handle.slot >= slots_.size()) return false;
+bool EventQueue::CancelValid(EventHandle handle) {
+  if (handle.slot >= slots_.size()) return false;
   const Slot& s = slots_[handle.slot];
   if (s.generation != handle.generation || s.id == kNoId) return false;
   FreeSlot(handle.slot);

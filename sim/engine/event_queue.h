@@ -116,7 +116,10 @@ class EventQueue {
 
   // Cancels a pending event. Returns false when the handle's event already fired or was
   // cancelled (so a stale handle is harmless).
-  bool Cancel(EventHandle handle);
+  bool Cancel(EventHandle handle) {
+    // Inline: most handles a caller cancels name nothing (no time-out was set).
+    return handle.valid() && CancelValid(handle);
+  }
 
   // Removes and returns the earliest live event, or nullopt when none is pending.
   std::optional<FiredEvent> Pop() {
@@ -311,6 +314,7 @@ class EventQueue {
   void Cascade();
   void MoveDown(Bucket& from);  // Cascade's part for a bucket of more than one entry
   void FreeSlot(std::uint32_t slot);
+  bool CancelValid(EventHandle handle);  // Cancel for a handle that names some slot
   void Rebuild(std::uint64_t new_base);
   // Calls f(level, digit) for every non-empty bucket.
   template <typename F>
