@@ -534,56 +534,61 @@ std::vector<std::uint64_t> World::PendingCallsByClient() const {
 void World::FinishCall(apf::Nanos now, Call& call, int c) {
   const CompiledRequest& request = RequestOf(call);
   Client& client = clients_[processes_[call.process].client];
-  const CallOutcome outcome = call.client.outcome();
-  const bool ok = outcome == CallOutcome::kSucceeded;
+  const bool ok = call.client.outcome() == CallOutcome::kSucceeded;
   client.timeline.OnCallDone(ok, now - call.issued, call.client.token_wait_ns());
-  const Generator* generator = call.generator >= 0 ? &generators_[call.generator] : nullptr;
-  Informer* informer = generator ? generator->informer.get() : nullptr;
-  // The call's request as its attempts sent it, for its error message and an informer's
-  // page; a call that succeeded outside an informer needs neither.
-  if (!ok || informer) {
-    finished_request_ = request.info;
-    WriteRequestOf(call, request, &finished_request_);
-  }
-  if (!ok) {
-    RequestDescription d;
-    d.group = finished_request_.api_group;
-    d.resource = finished_request_.resource;
-    d.name = finished_request_.name;
-    std::string message = call.client.ErrorMessage(ContextOf(call), d);
-    auto it = std::find_if(client.errors.begin(), client.errors.end(),
-                           [&](const auto& e) { return e.first == message; });
-    if (it == client.errors.end()) {
-      client.errors.emplace_back(std::move(message), 1);
-    } else {
-      ++it->second;
-    }
-  }
+  if (!ok) CountCallError(call, client);
   const int g = call.generator;
+  if (g >= 0 && generators_[g].informer) return FinishInformerCall(now, call, c, ok);
   const bool was_watch = request.is_watch;
-  std::optional<InformerCallResult> informer_result;
-  if (informer) {
-    // The page's continue token, as the apiserver answered it (every replica holds the
-    // same objects).
-    informer_result = InformerCallResultOf(
-        call.client,
-        ok && request.is_list
-            ? replicas_[0]->server.ListPageOf(request, finished_request_).continue_token
-            : std::string());
-  }
+  ReleaseCall(call, c);
+  if (g < 0) return;
+  Generator& gen = generators_[g];
+  const TrafficStep step = gen.traffic.CallDone(now, ok, was_watch, gen.rng);
+  if (step.iteration >= 0) client.timeline.OnIteration(step.iteration);
+  ApplyTraffic(now, g, step);
+}
+
+inline void World::ReleaseCall(Call& call, int c) {
   if (call.request < 0) replay_requests_.Release(static_cast<std::uint32_t>(-1 - call.request));
   call.process = -1;
   ++call.generation;
   calls_.Release(static_cast<std::uint32_t>(c));
-  if (g < 0) return;
-  if (informer) {
-    ApplyInformer(now, g, informer->OnCallDone(now, *informer_result));
+}
+
+// Out of line, as is FinishInformerCall: their strings would give FinishCall a frame that
+// every call pays for.
+[[gnu::noinline]] void World::CountCallError(const Call& call, Client& client) {
+  // The call's request as its attempts sent it, for its error message.
+  const CompiledRequest& request = RequestOf(call);
+  finished_request_ = request.info;
+  WriteRequestOf(call, request, &finished_request_);
+  RequestDescription d;
+  d.group = finished_request_.api_group;
+  d.resource = finished_request_.resource;
+  d.name = finished_request_.name;
+  std::string message = call.client.ErrorMessage(ContextOf(call), d);
+  auto it = std::find_if(client.errors.begin(), client.errors.end(),
+                         [&](const auto& e) { return e.first == message; });
+  if (it == client.errors.end()) {
+    client.errors.emplace_back(std::move(message), 1);
   } else {
-    Generator& gen = generators_[g];
-    const TrafficStep step = gen.traffic.CallDone(now, ok, was_watch, gen.rng);
-    if (step.iteration >= 0) client.timeline.OnIteration(step.iteration);
-    ApplyTraffic(now, g, step);
+    ++it->second;
   }
+}
+
+[[gnu::noinline]] void World::FinishInformerCall(apf::Nanos now, Call& call, int c, bool ok) {
+  const CompiledRequest& request = RequestOf(call);
+  const int g = call.generator;
+  // The call's request as its attempts sent it, for the page's continue token, as the
+  // apiserver answered it (every replica holds the same objects).
+  finished_request_ = request.info;
+  WriteRequestOf(call, request, &finished_request_);
+  const InformerCallResult result = InformerCallResultOf(
+      call.client, ok && request.is_list
+                       ? replicas_[0]->server.ListPageOf(request, finished_request_).continue_token
+                       : std::string());
+  ReleaseCall(call, c);
+  ApplyInformer(now, g, generators_[g].informer->OnCallDone(now, result));
 }
 
 void World::NoteLevel(apf::Nanos now, int replica, int level) {

@@ -205,6 +205,11 @@ class World : public EventHandler {
   // per event, not at every step).
   void DeliverResponse(apf::Nanos now, Attempt& a, int ai, const HttpResponse& response);
   void FinishCall(apf::Nanos now, Call& call, int c);
+  // FinishCall's parts: a failed call's error counted by its message, the end of an
+  // informer's call, and the call's slot given back.
+  void CountCallError(const Call& call, Client& client);
+  void FinishInformerCall(apf::Nanos now, Call& call, int c, bool ok);
+  void ReleaseCall(Call& call, int c);
   void OnCallAbort(apf::Nanos now, int call);
 
   // Server side.
