@@ -197,9 +197,6 @@ const char* HttpMethodName(HttpMethod method) {
   return "";
 }
 
-ClientCallState::ClientCallState(const CallContext& c)
-    : deadline_ns_(c.options.caller_deadline_ns) {}
-
 ClientCallState::TrackedError ClientCallState::ContextErr(Nanos now) const {
   TrackedError err;
   if (canceled_) {

@@ -141,7 +141,8 @@ struct CallContext {
 // below, is the same call bound to its context, for callers that hold one call at a time.
 class ClientCallState {
  public:
-  explicit ClientCallState(const CallContext& c);
+  // Inline: the world builds one for every call.
+  explicit ClientCallState(const CallContext& c) : deadline_ns_(c.options.caller_deadline_ns) {}
   ClientCallState(const ClientCallState&) = delete;
   ClientCallState& operator=(const ClientCallState&) = delete;
 
