@@ -282,7 +282,7 @@ CallStep ClientCallState::BeginAttempts(const CallContext& c, Nanos now) {
   return Send(c, now);
 }
 
-CallStep ClientCallState::Send(const CallContext& c, Nanos now) {
+inline CallStep ClientCallState::Send(const CallContext& c, Nanos now) {
   timer_at_ns_ = apf::kNever;
   // client.Do with a context that is already done fails before anything is written.
   if (ContextDone(now)) {

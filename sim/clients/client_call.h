@@ -234,7 +234,8 @@ class ClientCallState {
   void TrackPreviousError(TrackedError err);
 
   CallStep BeginAttempts(const CallContext& c, apf::Nanos now);
-  CallStep Send(const CallContext& c, apf::Nanos now);
+  // Inline (it is used only in client_call.cc): every call's first attempt goes through it.
+  inline CallStep Send(const CallContext& c, apf::Nanos now);
   CallStep BeforeRetry(const CallContext& c, apf::Nanos now, apf::Nanos retry_after_ns);
   CallStep ThrottleRetry(const CallContext& c, apf::Nanos now);
   CallStep AfterAttemptError(const CallContext& c, apf::Nanos now, TransportError error);
