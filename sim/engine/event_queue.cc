@@ -140,14 +140,6 @@ bool EventQueue::CancelValid(EventHandle handle) {
   return true;
 }
 
-void EventQueue::FreeSlot(std::uint32_t slot) {
-  Slot& s = slots_[slot];
-  ++s.generation;  // invalidates every handle to the event
-  s.id = kNoId;    // and its entry
-  s.next_free = free_slot_;
-  free_slot_ = slot;
-}
-
 inline EventQueue::Bucket& EventQueue::TakeLowestBucket(int& level) {
   // The lowest non-empty bucket holds the earliest entries; its smallest time becomes the
   // base, and every entry of the bucket moves to the due list or to a lower level. Other
@@ -239,19 +231,6 @@ inline bool EventQueue::SettleMinimum() {
     if (occupied_levels_ == 0) return false;
     Cascade();
   }
-}
-
-inline void EventQueue::Fire(const Entry& e, FiredEvent& fired) {
-  assert(IsLive(e));
-  --live_;
-  const std::uint32_t slot = SlotOf(e);
-  fired.time = TimeOf(e);
-  if (IsPosted(e)) {
-    fired.event = Event{posted_kind_, slot, 0};
-    return;
-  }
-  fired.event = slots_[slot].event;
-  FreeSlot(slot);
 }
 
 bool EventQueue::PopThrough(std::uint64_t last_key, FiredEvent& fired) {

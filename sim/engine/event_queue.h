@@ -133,9 +133,19 @@ class EventQueue {
   // reference, not a std::optional: the loop reuses one FiredEvent, and the queue writes
   // it in place instead of building a return value to be copied out.
   bool PopBefore(apf::Nanos end, FiredEvent& fired) {
-    // Inline, so that a loop with a fixed end tests it once.
+    // Inline, so that a loop with a fixed end tests it once, and so is the common case:
+    // most events wait in the due list, live and due, and take no call.
     if (end == std::numeric_limits<apf::Nanos>::min()) return false;
-    return PopThrough(TimeKey(end) - 1, fired);
+    const std::uint64_t last_key = TimeKey(end) - 1;
+    if (due_waiting_ != 0) {
+      const Entry e = DueHead();
+      if (IsLive(e) && e.time <= last_key) {
+        --due_waiting_;
+        Fire(e, fired);
+        return true;
+      }
+    }
+    return PopThrough(last_key, fired);
   }
   std::optional<FiredEvent> PopBefore(apf::Nanos end) {
     FiredEvent fired;
@@ -289,7 +299,18 @@ class EventQueue {
   // Removes the earliest live event into `fired` if its time key is at most `last_key`.
   bool PopThrough(std::uint64_t last_key, FiredEvent& fired);
   // Removes a live entry that is the earliest and writes its event to `fired`.
-  void Fire(const Entry& e, FiredEvent& fired);
+  void Fire(const Entry& e, FiredEvent& fired) {
+    assert(IsLive(e));
+    --live_;
+    const std::uint32_t slot = SlotOf(e);
+    fired.time = TimeOf(e);
+    if (IsPosted(e)) {
+      fired.event = Event{posted_kind_, slot, 0};
+      return;
+    }
+    fired.event = slots_[slot].event;
+    FreeSlot(slot);
+  }
   // Empties the due list before entries are added to it while nothing waits there (see
   // due_waiting_).
   void ResetDue() {
@@ -313,7 +334,13 @@ class EventQueue {
   // Moves the lowest non-empty bucket's entries down, its smallest time becoming the base.
   void Cascade();
   void MoveDown(Bucket& from);  // Cascade's part for a bucket of more than one entry
-  void FreeSlot(std::uint32_t slot);
+  void FreeSlot(std::uint32_t slot) {
+    Slot& s = slots_[slot];
+    ++s.generation;  // invalidates every handle to the event
+    s.id = kNoId;    // and its entry
+    s.next_free = free_slot_;
+    free_slot_ = slot;
+  }
   bool CancelValid(EventHandle handle);  // Cancel for a handle that names some slot
   void Rebuild(std::uint64_t new_base);
   // Calls f(level, digit) for every non-empty bucket.
