@@ -91,6 +91,7 @@ FlowControl::FlowControl(Nanos now, const FlowControlOptions& options,
         DispatchingConfig{static_cast<int>(alloc->current_cl),
                           static_cast<int>(alloc->concurrency_denominator)},
         static_cast<QueueSetListener*>(this), level.demand.get());
+    level.queue_set->set_report_arrival_in_result(true);
   }
 }
 
@@ -142,13 +143,10 @@ Admission FlowControl::Admit(Nanos now, std::uint64_t id, const RequestInfo& req
   a.wait_deadline =
       now + QueueWaitLimitForRequest(long_running, user_timeout, options_.request_timeout);
 
-  starting_id_ = id;
-  dispatched_while_starting_ = false;
   const QueueSet::StartResult r = level.queue_set->StartRequest(
       now, id,
       RequestSeats{a.estimate.initial_seats, a.estimate.final_seats, a.estimate.additional_latency},
       a.flow_hash, flow ? &flow->hand : nullptr);
-  starting_id_.reset();
   a.handle = FlowHandle{c.priority_level, r.handle};
   a.queue = r.queue_index;
   switch (r.outcome) {
@@ -166,8 +164,7 @@ Admission FlowControl::Admit(Nanos now, std::uint64_t id, const RequestInfo& req
       a.outcome = Admission::Outcome::kExecuting;
       break;
     case QueueSet::StartOutcome::kQueued:
-      a.outcome = dispatched_while_starting_ ? Admission::Outcome::kExecuting
-                                             : Admission::Outcome::kWaiting;
+      a.outcome = r.dispatched ? Admission::Outcome::kExecuting : Admission::Outcome::kWaiting;
       break;
   }
   return a;
@@ -278,11 +275,9 @@ Admission FlowControl::StartMaxInFlight(Nanos now, const UserInfo& user, const R
   return a;
 }
 
+// Only requests other than the one being started come here: Start reports its own
+// dispatch as kExecuting (set_report_arrival_in_result).
 void FlowControl::OnDispatched(Nanos now, QueueSetHandle, std::uint64_t id) {
-  if (starting_id_ && *starting_id_ == id) {
-    dispatched_while_starting_ = true;  // Start reports it as executing
-    return;
-  }
   listener_->OnDispatched(now, id);
 }
 

@@ -199,11 +199,6 @@ class FlowControl : private QueueSetListener {
   std::vector<Level> levels_;  // APF: config_->priority_levels order; off: readonly, mutating
   std::unique_ptr<MaxInFlightFilter> max_in_flight_;
   std::vector<std::string> pool_names_;
-  // While StartRequest runs, the id being started: its own dispatch is reported through
-  // Start's result, not the listener.
-  std::optional<std::uint64_t> starting_id_;
-  bool dispatched_while_starting_ = false;
-
   // Flow hashes by (FlowSchema, distinguisher): SHA-256 costs more than everything else
   // the filter does for a request, and a simulation sees the same flows again and again.
   // An open-addressing table (linear probing, power-of-two size) keyed by a hash of the

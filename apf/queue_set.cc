@@ -240,6 +240,7 @@ QueueSet::StartResult QueueSet::StartRequest(Nanos now, std::uint64_t id, const 
     StartResult result;
     result.outcome = StartOutcome::kDispatchedWithoutQueue;
     result.handle = HandleOf(slot);
+    result.dispatched = true;
     return result;
   }
 
@@ -283,6 +284,7 @@ QueueSet::StartResult QueueSet::StartRequest(Nanos now, std::uint64_t id, const 
     // the maximum, which the real scan never chooses.
     if (q.next_dispatch_r + r.total_work != kMaxSeatSeconds) {
       DispatchArrival(now, slot, index, was_active);
+      result.dispatched = true;
       return result;
     }
   }
@@ -297,7 +299,10 @@ QueueSet::StartResult QueueSet::StartRequest(Nanos now, std::uint64_t id, const 
   total_seats_waiting_ += max_seats;
   SetDemand(now);
   BoundNextDispatch(queue_slot);
+  quiet_slot_ = arrival_in_result_ ? slot : kNone;
   DispatchAsMuchAsPossible(now);
+  quiet_slot_ = kNone;
+  result.dispatched = pool_[slot].state == State::kExecuting;
   return result;
 }
 
@@ -321,7 +326,7 @@ inline void QueueSet::DispatchArrival(Nanos now, std::uint32_t slot, int index, 
   SetDemand(now);
   q.next_dispatch_r += r.total_work;  // the virtual cost is the full estimated work
   ++counters_.dispatched;
-  if (listener_) listener_->OnDispatched(now, HandleOf(slot), r.id);
+  if (listener_ && !arrival_in_result_) listener_->OnDispatched(now, HandleOf(slot), r.id);
 }
 
 int QueueSet::ShuffleShard(const Hand& hand) {
@@ -443,7 +448,7 @@ bool QueueSet::DispatchOne(Nanos now) {
   q.next_dispatch_r += r.total_work;  // the virtual cost is the full estimated work
   BoundNextDispatch(queue_slot);
   ++counters_.dispatched;
-  if (listener_) listener_->OnDispatched(now, HandleOf(slot), r.id);
+  if (listener_ && slot != quiet_slot_) listener_->OnDispatched(now, HandleOf(slot), r.id);
   return true;
 }
 
@@ -479,7 +484,7 @@ void QueueSet::DispatchWithoutQueue(Nanos now, std::uint32_t slot) {
   PushBack(queueless_executing_, slot);
   SetDemand(now);
   ++counters_.dispatched;
-  if (listener_) listener_->OnDispatched(now, HandleOf(slot), r.id);
+  if (listener_ && !arrival_in_result_) listener_->OnDispatched(now, HandleOf(slot), r.id);
 }
 
 // The anti-windup hack: a queue's next dispatch never precedes its oldest waiting

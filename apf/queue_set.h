@@ -131,8 +131,9 @@ class QueueSet {
   };
   struct StartResult {
     StartOutcome outcome = StartOutcome::kQueued;
-    QueueSetHandle handle;  // invalid when rejected
-    int queue_index = -1;   // the queue chosen by shuffle sharding, or -1
+    QueueSetHandle handle;    // invalid when rejected
+    int queue_index = -1;     // the queue chosen by shuffle sharding, or -1
+    bool dispatched = false;  // the request itself began executing within the call
     bool rejected() const {
       return outcome == StartOutcome::kRejectedQueueFull ||
              outcome == StartOutcome::kRejectedConcurrencyLimit;
@@ -186,6 +187,12 @@ class QueueSet {
   // dispatching at once an arrival that nothing waits before and that fits. The outcome
   // is the same; this exists so tests can compare the two.
   void set_dispatch_arrivals_at_once(bool at_once) { dispatch_arrivals_at_once_ = at_once; }
+
+  // Reports the arriving request's own dispatch within StartRequest only through
+  // StartResult::dispatched, not also through the listener: a caller that acts on the
+  // result needs no callback, which costs a virtual call per request. Dispatches of other
+  // requests are reported through the listener as always.
+  void set_report_arrival_in_result(bool in_result) { arrival_in_result_ = in_result; }
 
   // --- State for reports and dumps.
   const QueuingConfig& queuing_config() const { return queuing_; }
@@ -332,6 +339,10 @@ class QueueSet {
   int finite_positions_ = 0;  // the XOR of their positions
   bool dispatch_by_scan_ = false;
   bool dispatch_arrivals_at_once_ = true;
+  bool arrival_in_result_ = false;
+  // While StartRequest dispatches in the general way with arrival_in_result_ set, the
+  // arriving request's slot, whose dispatch the listener is not told; else kNone.
+  std::uint32_t quiet_slot_ = kNone;
 
   std::vector<Request> pool_;
   std::uint32_t free_slot_ = kNone;
