@@ -114,15 +114,22 @@ Admission FlowControl::Start(Nanos now, std::uint64_t id, const UserInfo& user,
   if (hints.classification) {
     return Admit(now, id, request, long_running, user_timeout, hints, *hints.classification);
   }
+  return ClassifyAndAdmit(now, id, user, request, long_running, user_timeout, hints);
+}
+
+Admission FlowControl::ClassifyAndAdmit(Nanos now, std::uint64_t id, const UserInfo& user,
+                                        const RequestInfo& request, bool long_running,
+                                        std::optional<Nanos> user_timeout,
+                                        const StartHints& hints) {
   const RequestDigest digest = MakeRequestDigest(user, request);
   const Classification c = hints.subjects ? classifier_->Classify(digest, *hints.subjects)
                                           : classifier_->Classify(digest);
   return Admit(now, id, request, long_running, user_timeout, hints, c);
 }
 
-Admission FlowControl::Admit(Nanos now, std::uint64_t id, const RequestInfo& request,
-                             bool long_running, std::optional<Nanos> user_timeout,
-                             const StartHints& hints, const Classification& c) {
+inline Admission FlowControl::Admit(Nanos now, std::uint64_t id, const RequestInfo& request,
+                                    bool long_running, std::optional<Nanos> user_timeout,
+                                    const StartHints& hints, const Classification& c) {
   Admission a;
   Level& level = levels_[c.priority_level];
   a.flow_schema = c.flow_schema;
