@@ -76,6 +76,7 @@ Status QueueSet::Reconfigure(Nanos now, const QueuingConfig& queuing,
   }
   queuing_ = installed;
   dispatching_ = dispatching;
+  NoteSurplus();
   if (queuing.desired_num_queues > 0) {
     dealer_.emplace(queuing.desired_num_queues, queuing.hand_size);
   } else {
@@ -102,7 +103,7 @@ void QueueSet::AddQueues(int count) {
 inline std::uint32_t QueueSet::AllocateRequest() {
   std::uint32_t slot = free_slot_;
   if (slot == kNone) [[unlikely]] {
-    slot = static_cast<std::uint32_t>(pool_.size());
+    slot = pool_slots_++;
     pool_.emplace_back();
   } else {
     free_slot_ = pool_[slot].next;
@@ -121,7 +122,7 @@ void QueueSet::FreeRequest(std::uint32_t slot) {
 }
 
 QueueSet::Request* QueueSet::Lookup(QueueSetHandle handle) {
-  if (handle.slot >= pool_.size()) return nullptr;
+  if (handle.slot >= pool_slots_) return nullptr;
   Request& r = pool_[handle.slot];
   if (r.generation != handle.generation || r.state == State::kFree) return nullptr;
   return &r;
@@ -554,7 +555,7 @@ inline void QueueSet::ReleaseSeatsOf(Nanos now, std::uint32_t slot) {
   q.seats_in_use -= max_seats;
   if (q.listed) seats_requested_ -= max_seats;
   // Only a set with surplus queues (after a reconfiguration to fewer) drops one.
-  if (num_queues() > queuing_.desired_num_queues) RemoveQueueIfEmpty(queue_slot);
+  if (surplus_queues_) RemoveQueueIfEmpty(queue_slot);
 }
 
 void QueueSet::RemoveQueueIfEmpty(std::uint32_t queue_slot) {
@@ -573,6 +574,7 @@ void QueueSet::RemoveQueueIfEmpty(std::uint32_t queue_slot) {
   queue_order_.erase(queue_order_.begin() + index);
   for (int i = index; i < num_queues(); ++i) queues_[queue_order_[i]].index = i;
   if (robin_index_ >= index) --robin_index_;
+  NoteSurplus();
   RebuildTree();
 }
 

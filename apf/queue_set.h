@@ -308,6 +308,8 @@ class QueueSet {
   void ReleaseSeatsOf(Nanos now, std::uint32_t slot);
   // Drops the queue if it is empty; only called while there are surplus queues.
   void RemoveQueueIfEmpty(std::uint32_t queue);
+  // Recomputes surplus_queues_ after the queues or the desired number changed.
+  void NoteSurplus() { surplus_queues_ = num_queues() > queuing_.desired_num_queues; }
 
   // Bookkeeping of the sums the R rate needs, over listed queues only.
   void NoteActivity(Queue& q, bool was_active);
@@ -328,7 +330,10 @@ class QueueSet {
 
   std::vector<Queue> queues_;               // every queue ever made, by slot
   std::vector<std::uint32_t> queue_order_;  // qs.queues: slots by index
-  std::vector<TreeNode> tree_;              // 2 * tree_leaves_ nodes, root at 1
+  // More queues than desired (after a reconfiguration to fewer): a queue that empties
+  // is dropped. Kept so that every seat release need not compare the two.
+  bool surplus_queues_ = false;
+  std::vector<TreeNode> tree_;  // 2 * tree_leaves_ nodes, root at 1
   int tree_leaves_ = 0;
   // Leaves are kept current, inner nodes only when a dispatch needs them (FixTree): most
   // dispatches find a single queue with a finite key, whose position the XOR names, and
@@ -345,6 +350,7 @@ class QueueSet {
   std::uint32_t quiet_slot_ = kNone;
 
   std::vector<Request> pool_;
+  std::uint32_t pool_slots_ = 0;  // pool_.size(), kept so that a handle check divides nothing
   std::uint32_t free_slot_ = kNone;
   List queueless_executing_;
 
