@@ -38,6 +38,30 @@ PriorityLevelAllocationSpec AllocationSpecOf(const PriorityLevel& pl) {
   return spec;
 }
 
+// a == b for two strings of the same size. From 4 to 16 bytes (most distinguishers) it
+// compares the first and last words in place: a call to memcmp would cost a quarter of
+// the flow lookup that asks.
+bool SameBytesOfSameSize(std::string_view a, std::string_view b) {
+  const size_t n = a.size();
+  if (n >= 8 && n <= 16) {
+    std::uint64_t a0, a1, b0, b1;
+    std::memcpy(&a0, a.data(), 8);
+    std::memcpy(&a1, a.data() + n - 8, 8);
+    std::memcpy(&b0, b.data(), 8);
+    std::memcpy(&b1, b.data() + n - 8, 8);
+    return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+  }
+  if (n >= 4 && n < 8) {
+    std::uint32_t a0, a1, b0, b1;
+    std::memcpy(&a0, a.data(), 4);
+    std::memcpy(&a1, a.data() + n - 4, 4);
+    std::memcpy(&b0, b.data(), 4);
+    std::memcpy(&b1, b.data() + n - 4, 4);
+    return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+  }
+  return a == b;
+}
+
 QueuingConfig QueuingOf(const PriorityLevel& pl) {
   QueuingConfig q;
   q.desired_num_queues = pl.DesiredNumQueues();
@@ -91,6 +115,7 @@ FlowControl::FlowControl(Nanos now, const FlowControlOptions& options,
         DispatchingConfig{static_cast<int>(alloc->current_cl),
                           static_cast<int>(alloc->concurrency_denominator)},
         static_cast<QueueSetListener*>(this), level.demand.get());
+    level.queue_set->set_report_arrival_in_result(true);
   }
 }
 
@@ -113,15 +138,22 @@ Admission FlowControl::Start(Nanos now, std::uint64_t id, const UserInfo& user,
   if (hints.classification) {
     return Admit(now, id, request, long_running, user_timeout, hints, *hints.classification);
   }
+  return ClassifyAndAdmit(now, id, user, request, long_running, user_timeout, hints);
+}
+
+Admission FlowControl::ClassifyAndAdmit(Nanos now, std::uint64_t id, const UserInfo& user,
+                                        const RequestInfo& request, bool long_running,
+                                        std::optional<Nanos> user_timeout,
+                                        const StartHints& hints) {
   const RequestDigest digest = MakeRequestDigest(user, request);
   const Classification c = hints.subjects ? classifier_->Classify(digest, *hints.subjects)
                                           : classifier_->Classify(digest);
   return Admit(now, id, request, long_running, user_timeout, hints, c);
 }
 
-Admission FlowControl::Admit(Nanos now, std::uint64_t id, const RequestInfo& request,
-                             bool long_running, std::optional<Nanos> user_timeout,
-                             const StartHints& hints, const Classification& c) {
+inline Admission FlowControl::Admit(Nanos now, std::uint64_t id, const RequestInfo& request,
+                                    bool long_running, std::optional<Nanos> user_timeout,
+                                    const StartHints& hints, const Classification& c) {
   Admission a;
   Level& level = levels_[c.priority_level];
   a.flow_schema = c.flow_schema;
@@ -142,13 +174,10 @@ Admission FlowControl::Admit(Nanos now, std::uint64_t id, const RequestInfo& req
   a.wait_deadline =
       now + QueueWaitLimitForRequest(long_running, user_timeout, options_.request_timeout);
 
-  starting_id_ = id;
-  dispatched_while_starting_ = false;
   const QueueSet::StartResult r = level.queue_set->StartRequest(
       now, id,
       RequestSeats{a.estimate.initial_seats, a.estimate.final_seats, a.estimate.additional_latency},
       a.flow_hash, flow ? &flow->hand : nullptr);
-  starting_id_.reset();
   a.handle = FlowHandle{c.priority_level, r.handle};
   a.queue = r.queue_index;
   switch (r.outcome) {
@@ -166,8 +195,7 @@ Admission FlowControl::Admit(Nanos now, std::uint64_t id, const RequestInfo& req
       a.outcome = Admission::Outcome::kExecuting;
       break;
     case QueueSet::StartOutcome::kQueued:
-      a.outcome = dispatched_while_starting_ ? Admission::Outcome::kExecuting
-                                             : Admission::Outcome::kWaiting;
+      a.outcome = r.dispatched ? Admission::Outcome::kExecuting : Admission::Outcome::kWaiting;
       break;
   }
   return a;
@@ -221,7 +249,8 @@ FlowControl::CachedFlow* FlowControl::CachedFlowOf(const Classification& c) {
   size_t slot = key & mask;
   for (; flow_hashes_[slot].flow_schema >= 0; slot = (slot + 1) & mask) {
     CachedFlow& f = flow_hashes_[slot];
-    if (f.key == key && f.flow_schema == c.flow_schema && f.distinguisher == c.distinguisher) {
+    if (f.key == key && f.flow_schema == c.flow_schema && f.distinguisher.size() == d.size() &&
+        SameBytesOfSameSize(f.distinguisher, d)) {
       return &f;
     }
   }
@@ -278,11 +307,9 @@ Admission FlowControl::StartMaxInFlight(Nanos now, const UserInfo& user, const R
   return a;
 }
 
+// Only requests other than the one being started come here: Start reports its own
+// dispatch as kExecuting (set_report_arrival_in_result).
 void FlowControl::OnDispatched(Nanos now, QueueSetHandle, std::uint64_t id) {
-  if (starting_id_ && *starting_id_ == id) {
-    dispatched_while_starting_ = true;  // Start reports it as executing
-    return;
-  }
   listener_->OnDispatched(now, id);
 }
 

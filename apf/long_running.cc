@@ -6,20 +6,6 @@
 
 namespace apf {
 
-// The compares go through string_view, so that each is a length test and an inline
-// compare against the literal rather than a strlen and a call: these run several times
-// per request.
-bool IsLongRunningRequest(const RequestInfo& request) {
-  const std::string_view verb = request.verb;
-  if (verb == "watch" || verb == "proxy") return true;
-  if (request.is_resource_request) {
-    const std::string_view s = request.subresource;
-    if (s.empty()) return false;
-    return s == "attach" || s == "exec" || s == "proxy" || s == "log" || s == "portforward";
-  }
-  return std::string_view(request.path).substr(0, 13) == "/debug/pprof/";
-}
-
 bool SkipsPriorityAndFairness(const RequestInfo& request) {
   return SkipsPriorityAndFairness(request, IsLongRunningRequest(request));
 }

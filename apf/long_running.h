@@ -18,7 +18,19 @@ namespace apf {
 
 // kube-apiserver's LongRunningFunc. (A generic apiserver without kube-apiserver's sets
 // counts only `watch`; apfsim models kube-apiserver.)
-bool IsLongRunningRequest(const RequestInfo& request);
+// The compares go through string_view, so that each is a length test and an inline
+// compare against the literal rather than a strlen and a call: these run several times
+// per request. Inline: every request asks.
+inline bool IsLongRunningRequest(const RequestInfo& request) {
+  const std::string_view verb = request.verb;
+  if (verb == "watch" || verb == "proxy") return true;
+  if (request.is_resource_request) {
+    const std::string_view s = request.subresource;
+    if (s.empty()) return false;
+    return s == "attach" || s == "exec" || s == "proxy" || s == "log" || s == "portforward";
+  }
+  return std::string_view(request.path).substr(0, 13) == "/debug/pprof/";
+}
 
 // priority-and-fairness.go Handle: long-running requests other than watches are served
 // without being classified, estimated, queued or counted. This includes every pods/log

@@ -76,6 +76,7 @@ Status QueueSet::Reconfigure(Nanos now, const QueuingConfig& queuing,
   }
   queuing_ = installed;
   dispatching_ = dispatching;
+  NoteSurplus();
   if (queuing.desired_num_queues > 0) {
     dealer_.emplace(queuing.desired_num_queues, queuing.hand_size);
   } else {
@@ -102,7 +103,7 @@ void QueueSet::AddQueues(int count) {
 inline std::uint32_t QueueSet::AllocateRequest() {
   std::uint32_t slot = free_slot_;
   if (slot == kNone) [[unlikely]] {
-    slot = static_cast<std::uint32_t>(pool_.size());
+    slot = pool_slots_++;
     pool_.emplace_back();
   } else {
     free_slot_ = pool_[slot].next;
@@ -121,7 +122,7 @@ void QueueSet::FreeRequest(std::uint32_t slot) {
 }
 
 QueueSet::Request* QueueSet::Lookup(QueueSetHandle handle) {
-  if (handle.slot >= pool_.size()) return nullptr;
+  if (handle.slot >= pool_slots_) return nullptr;
   Request& r = pool_[handle.slot];
   if (r.generation != handle.generation || r.state == State::kFree) return nullptr;
   return &r;
@@ -240,6 +241,7 @@ QueueSet::StartResult QueueSet::StartRequest(Nanos now, std::uint64_t id, const 
     StartResult result;
     result.outcome = StartOutcome::kDispatchedWithoutQueue;
     result.handle = HandleOf(slot);
+    result.dispatched = true;
     return result;
   }
 
@@ -283,6 +285,7 @@ QueueSet::StartResult QueueSet::StartRequest(Nanos now, std::uint64_t id, const 
     // the maximum, which the real scan never chooses.
     if (q.next_dispatch_r + r.total_work != kMaxSeatSeconds) {
       DispatchArrival(now, slot, index, was_active);
+      result.dispatched = true;
       return result;
     }
   }
@@ -297,7 +300,10 @@ QueueSet::StartResult QueueSet::StartRequest(Nanos now, std::uint64_t id, const 
   total_seats_waiting_ += max_seats;
   SetDemand(now);
   BoundNextDispatch(queue_slot);
+  quiet_slot_ = arrival_in_result_ ? slot : kNone;
   DispatchAsMuchAsPossible(now);
+  quiet_slot_ = kNone;
+  result.dispatched = pool_[slot].state == State::kExecuting;
   return result;
 }
 
@@ -321,7 +327,7 @@ inline void QueueSet::DispatchArrival(Nanos now, std::uint32_t slot, int index, 
   SetDemand(now);
   q.next_dispatch_r += r.total_work;  // the virtual cost is the full estimated work
   ++counters_.dispatched;
-  if (listener_) listener_->OnDispatched(now, HandleOf(slot), r.id);
+  if (listener_ && !arrival_in_result_) listener_->OnDispatched(now, HandleOf(slot), r.id);
 }
 
 int QueueSet::ShuffleShard(const Hand& hand) {
@@ -443,7 +449,7 @@ bool QueueSet::DispatchOne(Nanos now) {
   q.next_dispatch_r += r.total_work;  // the virtual cost is the full estimated work
   BoundNextDispatch(queue_slot);
   ++counters_.dispatched;
-  if (listener_) listener_->OnDispatched(now, HandleOf(slot), r.id);
+  if (listener_ && slot != quiet_slot_) listener_->OnDispatched(now, HandleOf(slot), r.id);
   return true;
 }
 
@@ -479,7 +485,7 @@ void QueueSet::DispatchWithoutQueue(Nanos now, std::uint32_t slot) {
   PushBack(queueless_executing_, slot);
   SetDemand(now);
   ++counters_.dispatched;
-  if (listener_) listener_->OnDispatched(now, HandleOf(slot), r.id);
+  if (listener_ && !arrival_in_result_) listener_->OnDispatched(now, HandleOf(slot), r.id);
 }
 
 // The anti-windup hack: a queue's next dispatch never precedes its oldest waiting
@@ -549,7 +555,7 @@ inline void QueueSet::ReleaseSeatsOf(Nanos now, std::uint32_t slot) {
   q.seats_in_use -= max_seats;
   if (q.listed) seats_requested_ -= max_seats;
   // Only a set with surplus queues (after a reconfiguration to fewer) drops one.
-  if (num_queues() > queuing_.desired_num_queues) RemoveQueueIfEmpty(queue_slot);
+  if (surplus_queues_) RemoveQueueIfEmpty(queue_slot);
 }
 
 void QueueSet::RemoveQueueIfEmpty(std::uint32_t queue_slot) {
@@ -568,6 +574,7 @@ void QueueSet::RemoveQueueIfEmpty(std::uint32_t queue_slot) {
   queue_order_.erase(queue_order_.begin() + index);
   for (int i = index; i < num_queues(); ++i) queues_[queue_order_[i]].index = i;
   if (robin_index_ >= index) --robin_index_;
+  NoteSurplus();
   RebuildTree();
 }
 

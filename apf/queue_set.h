@@ -131,8 +131,9 @@ class QueueSet {
   };
   struct StartResult {
     StartOutcome outcome = StartOutcome::kQueued;
-    QueueSetHandle handle;  // invalid when rejected
-    int queue_index = -1;   // the queue chosen by shuffle sharding, or -1
+    QueueSetHandle handle;    // invalid when rejected
+    int queue_index = -1;     // the queue chosen by shuffle sharding, or -1
+    bool dispatched = false;  // the request itself began executing within the call
     bool rejected() const {
       return outcome == StartOutcome::kRejectedQueueFull ||
              outcome == StartOutcome::kRejectedConcurrencyLimit;
@@ -186,6 +187,12 @@ class QueueSet {
   // dispatching at once an arrival that nothing waits before and that fits. The outcome
   // is the same; this exists so tests can compare the two.
   void set_dispatch_arrivals_at_once(bool at_once) { dispatch_arrivals_at_once_ = at_once; }
+
+  // Reports the arriving request's own dispatch within StartRequest only through
+  // StartResult::dispatched, not also through the listener: a caller that acts on the
+  // result needs no callback, which costs a virtual call per request. Dispatches of other
+  // requests are reported through the listener as always.
+  void set_report_arrival_in_result(bool in_result) { arrival_in_result_ = in_result; }
 
   // --- State for reports and dumps.
   const QueuingConfig& queuing_config() const { return queuing_; }
@@ -301,6 +308,8 @@ class QueueSet {
   void ReleaseSeatsOf(Nanos now, std::uint32_t slot);
   // Drops the queue if it is empty; only called while there are surplus queues.
   void RemoveQueueIfEmpty(std::uint32_t queue);
+  // Recomputes surplus_queues_ after the queues or the desired number changed.
+  void NoteSurplus() { surplus_queues_ = num_queues() > queuing_.desired_num_queues; }
 
   // Bookkeeping of the sums the R rate needs, over listed queues only.
   void NoteActivity(Queue& q, bool was_active);
@@ -321,7 +330,10 @@ class QueueSet {
 
   std::vector<Queue> queues_;               // every queue ever made, by slot
   std::vector<std::uint32_t> queue_order_;  // qs.queues: slots by index
-  std::vector<TreeNode> tree_;              // 2 * tree_leaves_ nodes, root at 1
+  // More queues than desired (after a reconfiguration to fewer): a queue that empties
+  // is dropped. Kept so that every seat release need not compare the two.
+  bool surplus_queues_ = false;
+  std::vector<TreeNode> tree_;  // 2 * tree_leaves_ nodes, root at 1
   int tree_leaves_ = 0;
   // Leaves are kept current, inner nodes only when a dispatch needs them (FixTree): most
   // dispatches find a single queue with a finite key, whose position the XOR names, and
@@ -332,8 +344,13 @@ class QueueSet {
   int finite_positions_ = 0;  // the XOR of their positions
   bool dispatch_by_scan_ = false;
   bool dispatch_arrivals_at_once_ = true;
+  bool arrival_in_result_ = false;
+  // While StartRequest dispatches in the general way with arrival_in_result_ set, the
+  // arriving request's slot, whose dispatch the listener is not told; else kNone.
+  std::uint32_t quiet_slot_ = kNone;
 
   std::vector<Request> pool_;
+  std::uint32_t pool_slots_ = 0;  // pool_.size(), kept so that a handle check divides nothing
   std::uint32_t free_slot_ = kNone;
   List queueless_executing_;
 

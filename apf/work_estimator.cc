@@ -104,23 +104,11 @@ bool ListDelegatedToStorage(const RequestQuery& q, bool consistent_read_from_cac
   return false;
 }
 
-WorkEstimate WorkEstimator::Estimate(const RequestInfo* request, std::uint64_t level_max_seats,
-                                     Nanos now) const {
-  if (request == nullptr) {
-    // Never expected; the real code charges the level's maximum.
-    std::uint64_t limit =
-        std::max(config_.maximum_list_seats_limit, config_.maximum_mutating_seats_limit);
-    return WorkEstimate{LevelCap(level_max_seats, limit), 0, 0};
-  }
-  const std::string_view verb = request->verb;  // length tests and inline compares
-  if (verb == "list") return EstimateList(*request, level_max_seats, now);
-  // A watch only holds seats while it sends its initial events, so with WatchList on it
-  // is priced like the LIST those events amount to.
-  if (verb == "watch" && config_.watch_list) return EstimateList(*request, level_max_seats, now);
-  if (verb == "create" || verb == "update" || verb == "patch" || verb == "delete") {
-    return EstimateMutating(*request, level_max_seats);
-  }
-  return WorkEstimate{config_.minimum_seats, 0, 0};
+WorkEstimate WorkEstimator::EstimateWithoutRequest(std::uint64_t level_max_seats) const {
+  // Never expected; the real code charges the level's maximum.
+  std::uint64_t limit =
+      std::max(config_.maximum_list_seats_limit, config_.maximum_mutating_seats_limit);
+  return WorkEstimate{LevelCap(level_max_seats, limit), 0, 0};
 }
 
 WorkEstimate WorkEstimator::EstimateList(const RequestInfo& request, std::uint64_t level_max_seats,

@@ -17,6 +17,7 @@
 #define APF_WORK_ESTIMATOR_H_
 
 #include <cstdint>
+#include <string_view>
 
 #include "apf/object_count_tracker.h"
 #include "apf/request_info.h"
@@ -89,8 +90,21 @@ class WorkEstimator {
 
   // workEstimator.estimate. `request` is null when the request has no RequestInfo.
   // `level_max_seats` is the level's maximum seats (GetMaxSeats), 0 when it has none
-  // (Exempt and Reject levels): the global limits apply then.
-  WorkEstimate Estimate(const RequestInfo* request, std::uint64_t level_max_seats, Nanos now) const;
+  // (Exempt and Reject levels): the global limits apply then. Inline: every request
+  // asks, and most need only the verb compares.
+  WorkEstimate Estimate(const RequestInfo* request, std::uint64_t level_max_seats,
+                        Nanos now) const {
+    if (request == nullptr) return EstimateWithoutRequest(level_max_seats);
+    const std::string_view verb = request->verb;  // length tests and inline compares
+    if (verb == "list") return EstimateList(*request, level_max_seats, now);
+    // A watch only holds seats while it sends its initial events, so with WatchList on it
+    // is priced like the LIST those events amount to.
+    if (verb == "watch" && config_.watch_list) return EstimateList(*request, level_max_seats, now);
+    if (verb == "create" || verb == "update" || verb == "patch" || verb == "delete") {
+      return EstimateMutating(*request, level_max_seats);
+    }
+    return WorkEstimate{config_.minimum_seats, 0, 0};
+  }
 
   // listWorkEstimator.estimate and mutatingWorkEstimator.estimate, for a request known
   // to be of their kind.
@@ -99,6 +113,8 @@ class WorkEstimator {
   WorkEstimate EstimateMutating(const RequestInfo& request, std::uint64_t level_max_seats) const;
 
  private:
+  WorkEstimate EstimateWithoutRequest(std::uint64_t level_max_seats) const;
+
   WorkEstimatorConfig config_;
   const ObjectStatsSource* object_stats_;
   const WatchCountSource* watch_counts_;

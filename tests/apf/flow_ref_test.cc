@@ -83,3 +83,23 @@ TEST_CASE("one user's note across two ByUser FlowSchemas", "[flow_control][flow_
     CHECK(b.flow_hash == apf::HashFlowID("system-nodes", node.name));
   }
 }
+
+TEST_CASE("flows whose distinguishers differ in one byte keep their own hashes",
+          "[flow_control][flow_ref]") {
+  // The lookup compares a found entry's distinguisher with the request's by words for
+  // most sizes: every size and every differing position must still tell flows apart.
+  Filter f;
+  const apf::RequestInfo get = test_support::ResourceRequest("get", "", "configmaps", "app-1");
+  for (size_t size = 1; size <= 20; ++size) {
+    for (size_t at = 0; at < size; ++at) {
+      std::string name(size, 'u');
+      name[at] = 'v';
+      for (int pass = 0; pass < 2; ++pass) {  // the second pass finds the entry
+        const apf::UserInfo user = apf::AuthenticatedUser(name);
+        const apf::Admission a = f.Start(user, get, nullptr);
+        REQUIRE(f.SchemaOf(a) == "global-default");
+        REQUIRE(a.flow_hash == apf::HashFlowID("global-default", name));
+      }
+    }
+  }
+}

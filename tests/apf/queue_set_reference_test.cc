@@ -4,6 +4,8 @@
 // operation. Alongside, the real set is run a second time with every arrival enqueued
 // before it is dispatched, as queueset.go does: it must end every operation in exactly the
 // state of the one that dispatches fitting arrivals at once, its seat demand included.
+// A third copy reports each arrival's own dispatch only in its StartResult, as the filter
+// asks: the listener must hear every other dispatch, in the same order.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstring>
@@ -54,6 +56,12 @@ class Comparison : public apf::QueueSetListener {
     apf::QueueSet stepwise(0, q, d, &stepwise_, &stepwise_demand);
     stepwise.set_dispatch_by_scan(scan_);
     stepwise.set_dispatch_arrivals_at_once(false);
+    // Every other workload has it enqueue arrivals first, so that an arrival's own
+    // dispatch also comes from the general dispatch loop, among others.
+    apf::QueueSet quiet(0, q, d, &quiet_, nullptr);
+    quiet.set_dispatch_by_scan(scan_);
+    quiet.set_report_arrival_in_result(true);
+    quiet.set_dispatch_arrivals_at_once(remember_hands_);
 
     // Flows with fixed hashes; requests of random widths, some wider than the limit,
     // some with final seats; times on a 1 ms grid half the time, to make ties.
@@ -88,6 +96,7 @@ class Comparison : public apf::QueueSetListener {
       const Nanos now = e->time;
       last = now;
       const std::uint32_t i = e->event.arg32;
+      bool arrival_dispatched = false;
       switch (e->event.kind) {
         case kArrival: {
           apf::QueueSet::StartResult r =
@@ -104,6 +113,14 @@ class Comparison : public apf::QueueSetListener {
           if (sr.handle.valid()) stepwise_.handles[i] = sr.handle;
           REQUIRE(sr.outcome == r.outcome);
           REQUIRE(sr.queue_index == r.queue_index);
+          const apf::QueueSet::StartResult qr =
+              quiet.StartRequest(now, i, specs_[i].seats, specs_[i].hash);
+          if (qr.handle.valid()) quiet_.handles[i] = qr.handle;
+          REQUIRE(qr.outcome == r.outcome);
+          REQUIRE(qr.queue_index == r.queue_index);
+          arrival_dispatched = qr.dispatched;
+          REQUIRE(r.dispatched == qr.dispatched);
+          REQUIRE(sr.dispatched == qr.dispatched);
           break;
         }
         case kTimeOut: {
@@ -111,12 +128,15 @@ class Comparison : public apf::QueueSetListener {
           REQUIRE(real_removed == simple.TimeOut(now, i));
           REQUIRE(real_removed ==
                   (stepwise_.handles.count(i) && stepwise.TimeOut(now, stepwise_.handles[i])));
+          REQUIRE(real_removed ==
+                  (quiet_.handles.count(i) && quiet.TimeOut(now, quiet_.handles[i])));
           break;
         }
         case kCompletion: {
           const Nanos release = real.Finish(now, handles_.at(i));
           REQUIRE(release == simple.Finish(now, i));
           REQUIRE(release == stepwise.Finish(now, stepwise_.handles.at(i)));
+          REQUIRE(release == quiet.Finish(now, quiet_.handles.at(i)));
           if (release > now) events_.Schedule(release, {kRelease, i, 0});
           break;
         }
@@ -124,6 +144,7 @@ class Comparison : public apf::QueueSetListener {
           real.ReleaseSeats(now, handles_.at(i));
           simple.Release(now, i);
           stepwise.ReleaseSeats(now, stepwise_.handles.at(i));
+          quiet.ReleaseSeats(now, quiet_.handles.at(i));
           break;
         case kReconfigure: {
           apf::QueuingConfig nq = RandomQueuing();
@@ -131,6 +152,7 @@ class Comparison : public apf::QueueSetListener {
           REQUIRE(real.Reconfigure(now, nq, nd).ok());
           simple.Reconfigure(now, nq, nd);
           REQUIRE(stepwise.Reconfigure(now, nq, nd).ok());
+          REQUIRE(quiet.Reconfigure(now, nq, nd).ok());
           ++reconfigurations_;
           break;
         }
@@ -139,7 +161,18 @@ class Comparison : public apf::QueueSetListener {
       REQUIRE(real_dispatches_ == simple.dispatched);
       REQUIRE(stepwise_.dispatches == real_dispatches_);
       stepwise_.dispatches.clear();
+      // The quiet set's listener hears all but the arrival, which the result reported.
+      std::vector<std::pair<Nanos, std::uint64_t>> others = real_dispatches_;
+      if (e->event.kind == kArrival) {
+        const auto own =
+            std::find(others.begin(), others.end(), std::make_pair(now, std::uint64_t{i}));
+        REQUIRE((own != others.end()) == arrival_dispatched);
+        if (own != others.end()) others.erase(own);
+      }
+      REQUIRE(quiet_.dispatches == others);
+      quiet_.dispatches.clear();
       CompareSets(real, stepwise);
+      CompareSets(real, quiet);
       REQUIRE(real_demand.current() == stepwise_demand.current());
       for (const auto& [when, id] : real_dispatches_) {
         events_.Schedule(when + specs_[id].service,
@@ -283,6 +316,7 @@ class Comparison : public apf::QueueSetListener {
   bool scan_;
   bool remember_hands_;
   Recorder stepwise_;
+  Recorder quiet_;
   sim::EventQueue events_;
   std::vector<Spec> specs_;
   std::map<std::uint64_t, apf::QueueSetHandle> handles_;
