@@ -20,6 +20,7 @@
 #ifndef APF_RATE_LIMITER_H_
 #define APF_RATE_LIMITER_H_
 
+#include "apf/go_numeric.h"
 #include "apf/virtual_time.h"
 
 namespace apf {
@@ -34,7 +35,11 @@ class RateLimiter {
 
     // rate.Reservation.DelayFrom: how long from `now` until the token may be used; 0 when
     // that time has passed; kNever when the reservation is not ok (InfDuration).
-    Nanos DelayFrom(Nanos now) const;
+    Nanos DelayFrom(Nanos now) const {
+      if (!ok) return kNever;
+      const Nanos delay = time_to_act_ns - now;
+      return delay < 0 ? 0 : delay;
+    }
   };
 
   // What Limiter.Wait(ctx) does for one token, in the order rate.go's wait checks.
@@ -64,7 +69,28 @@ class RateLimiter {
   // Limiter.Wait(ctx) at `now` with the context's deadline (kNever: none). On kGranted the
   // token is already taken; the caller sleeps delay_ns and then proceeds. A refusal
   // changes nothing. Deadline semantics as Go's context: done once now >= deadline.
-  WaitResult Wait(Nanos now, Nanos deadline_ns);
+  // Inline, as are the steps below it: every client-go attempt takes a token.
+  WaitResult Wait(Nanos now, Nanos deadline_ns) {
+    WaitResult w;
+    // rate.Limiter.wait: the burst check comes before the context check.
+    if (1 > burst_) {
+      w.status = WaitStatus::kExceedsBurst;
+      return w;
+    }
+    if (now >= deadline_ns) {
+      w.status = WaitStatus::kContextDone;
+      return w;
+    }
+    const Nanos wait_limit_ns = deadline_ns == kNever ? kInfDuration : deadline_ns - now;
+    w.reservation = ReserveOne(now, wait_limit_ns);
+    if (!w.reservation.ok) {
+      w.status = WaitStatus::kWouldExceedDeadline;
+      return w;
+    }
+    w.status = WaitStatus::kGranted;
+    w.delay_ns = w.reservation.DelayFrom(now);
+    return w;
+  }
 
   // Limiter.Reserve() at `now`: always reserves (tokens may go far negative) unless the
   // burst is below 1. The workqueue's BucketRateLimiter.When uses Reserve().Delay().
@@ -86,10 +112,51 @@ class RateLimiter {
   int burst() const { return burst_; }
 
  private:
+  // rate.InfDuration, the Duration that means "never" (math.MaxInt64).
+  static constexpr Nanos kInfDuration = kNever;
+
+  // Limit.durationFromTokens: (tokens / limit) seconds as a Duration, truncated; infinite
+  // for a limit <= 0 or a duration past MaxInt64.
+  static Nanos DurationFromTokens(double limit, double tokens) {
+    if (limit <= 0) return kInfDuration;
+    const double duration = (tokens / limit) * 1e9;
+    if (duration > 9223372036854775807.0) return kInfDuration;
+    return GoFloatToInt64(duration);
+  }
+  // Limit.tokensFromDuration: Duration.Seconds() * limit; nothing for a limit <= 0.
+  static double TokensFromDuration(double limit, Nanos d) {
+    if (limit <= 0) return 0;
+    return GoDurationSeconds(d) * limit;
+  }
+
   // Limiter.reserveN for n = 1.
-  Reservation ReserveOne(Nanos now, Nanos max_future_reserve_ns);
+  Reservation ReserveOne(Nanos now, Nanos max_future_reserve_ns) {
+    double tokens = Advance(now);
+    tokens -= 1.0;
+    Nanos wait_ns = 0;
+    if (tokens < 0) wait_ns = DurationFromTokens(limit_, -tokens);
+
+    Reservation r;
+    r.ok = 1 <= burst_ && wait_ns <= max_future_reserve_ns;
+    r.limit = limit_;
+    if (r.ok) {
+      r.time_to_act_ns = AddSaturating(now, wait_ns);
+      has_last_ = true;
+      last_ns_ = now;
+      tokens_ = tokens;
+      last_event_ns_ = r.time_to_act_ns;
+    }
+    return r;
+  }
   // Limiter.advance: the tokens at `now`, without changing the limiter.
-  double Advance(Nanos now) const;
+  double Advance(Nanos now) const {
+    Nanos elapsed = kInfDuration;  // now.Sub(time.Time{}) saturates at the largest Duration
+    if (has_last_)
+      elapsed = now < last_ns_ ? 0 : now - last_ns_;  // an earlier now counts from itself
+    double tokens = tokens_ + TokensFromDuration(limit_, elapsed);
+    if (const double burst = static_cast<double>(burst_); tokens > burst) tokens = burst;
+    return tokens;
+  }
 
   double limit_;
   int burst_;
