@@ -120,13 +120,4 @@ apf::Nanos ServiceTimeModel::Sample(const apf::RequestInfo& request, const ListR
   return SampleRule(RuleIndex(request, list.from_cache), list, rng);
 }
 
-apf::Nanos ServiceTimeModel::SampleRule(int rule_index, const ListResult& list, Random& rng) const {
-  const RuleDraw& draw = draws_[static_cast<size_t>(rule_index)];
-  apf::Nanos t = draw.lognormal ? RoundNanos(std::exp(rng.Normal(draw.mu, draw.sigma)))
-                                : SampleDuration(draw.time, rng);
-  t += draw.per_object * list.objects;
-  t += draw.per_kib * (list.bytes / 1024);
-  return std::max<apf::Nanos>(t, 1);
-}
-
 }  // namespace sim

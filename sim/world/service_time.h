@@ -55,7 +55,7 @@ class ServiceTimeModel {
   // depends only on the request's verb, resource and subresource (and on whether a LIST is
   // served from the cache), so it can be looked up once per request template.
   int RuleIndex(const apf::RequestInfo& request, bool list_from_cache) const;
-  apf::Nanos SampleRule(int rule, const ListResult& list, Random& rng) const;
+  apf::Nanos SampleRule(int rule, const ListResult& list, Random& rng) const;  // inline below
 
   // The built-in rules used after the scenario's (scenarios/README.md lists them).
   static std::vector<ServiceTimeRule> Defaults();
@@ -75,6 +75,17 @@ class ServiceTimeModel {
   };
   std::vector<RuleDraw> draws_;  // per rule
 };
+
+// Inline: every request that reaches a handler draws its time here.
+inline apf::Nanos ServiceTimeModel::SampleRule(int rule_index, const ListResult& list,
+                                               Random& rng) const {
+  const RuleDraw& draw = draws_[static_cast<size_t>(rule_index)];
+  apf::Nanos t = draw.lognormal ? RoundNanos(std::exp(rng.Normal(draw.mu, draw.sigma)))
+                                : SampleDuration(draw.time, rng);
+  t += draw.per_object * list.objects;
+  t += draw.per_kib * (list.bytes / 1024);
+  return std::max<apf::Nanos>(t, 1);
+}
 
 }  // namespace sim
 

@@ -591,7 +591,7 @@ inline void World::ReleaseCall(Call& call, int c) {
   ApplyInformer(now, g, generators_[g].informer->OnCallDone(now, result));
 }
 
-void World::NoteLevel(apf::Nanos now, int replica, int level) {
+inline void World::NoteLevel(apf::Nanos now, int replica, int level) {
   if (level < 0) return;
   Replica& rep = *replicas_[replica];
   const apf::LevelCounts s = rep.flow_control->counts(level);

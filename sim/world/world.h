@@ -223,7 +223,8 @@ class World : public EventHandler {
   // The gateway's bounds for a session's attempt; false when it refused it (answered).
   bool PassGateway(apf::Nanos now, int attempt);
   void LeaveGateway(Attempt& attempt);
-  void NoteLevel(apf::Nanos now, int replica, int level);
+  // Inline (defined in world.cc, its only user): a request notes its level twice.
+  inline void NoteLevel(apf::Nanos now, int replica, int level);
   // The one place a rejection is counted (timelines, metrics) and written on the attempt:
   // refused on arrival, or `queued` and then timed out. Frees the attempt's level.
   void RecordRejection(apf::Nanos now, Attempt& attempt, apf::RejectReason why, bool queued);
