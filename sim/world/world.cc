@@ -62,12 +62,6 @@ void World::IssueReplayed(apf::Nanos now, int g) {
   if (replay.Next()) ScheduleGenerator(g, replay.pending().at);
 }
 
-void World::ScheduleGenerator(int g, apf::Nanos at) {
-  const TrafficSpec& t = *generators_[g].spec;
-  if (at >= t.stop) return;
-  engine_.At(std::max(at, engine_.now()), Event{kGenerate, static_cast<std::uint32_t>(g), 0});
-}
-
 void World::OnGenerate(apf::Nanos now, int g) {
   Generator& gen = generators_[g];
   if (gen.replay) {

@@ -171,7 +171,7 @@ class World : public EventHandler {
 
   void Build();
   void BuildClients();
-  void ScheduleGenerator(int g, apf::Nanos after);
+  inline void ScheduleGenerator(int g, apf::Nanos after);  // in world_state.h
   void OnGenerate(apf::Nanos now, int g);
   // Issues what a traffic pattern decided and schedules its next run.
   void ApplyTraffic(apf::Nanos now, int g, const TrafficStep& step);

@@ -191,6 +191,13 @@ inline World::Client& World::ClientOf(const Attempt& attempt) {
   return clients_[processes_[attempt.process].client];
 }
 
+// Inline: a generator's next turn is scheduled once per request it issues.
+inline void World::ScheduleGenerator(int g, apf::Nanos at) {
+  const TrafficSpec& t = *generators_[g].spec;
+  if (at >= t.stop) return;
+  engine_.At(std::max(at, engine_.now()), Event{kGenerate, static_cast<std::uint32_t>(g), 0});
+}
+
 inline const apf::RequestInfo& World::SentRequestOf(const Attempt& attempt) const {
   return sent_requests_[attempt.sent].info;
 }
