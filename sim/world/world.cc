@@ -57,7 +57,7 @@ void World::IssueReplayed(apf::Nanos now, int g) {
     r.compiled.call_options.timeout_ns = spec.client_go.timeout;
     const int process = replay.TakeProcess(clients_[client].first_process, spec.processes);
     ++replayed_calls_;
-    IssueCall(now, process, r.compiled, -1, -1, 0, static_cast<int>(slot));
+    IssueCall(now, process, r.compiled, -1, 0, static_cast<int>(slot));
   }
   if (replay.Next()) ScheduleGenerator(g, replay.pending().at);
 }
@@ -75,8 +75,7 @@ void World::OnGenerate(apf::Nanos now, int g) {
 
 inline void World::ApplyTraffic(apf::Nanos now, int g, const TrafficStep& step) {
   const Generator& gen = generators_[g];
-  if (step.call >= 0)
-    IssueCall(now, gen.process, *gen.calls[step.call], g, -1, step.namespace_draw);
+  if (step.call >= 0) IssueCall(now, gen.process, *gen.calls[step.call], g, step.namespace_draw);
   if (step.next != apf::kNever) ScheduleGenerator(g, step.next);
 }
 
@@ -87,7 +86,7 @@ void World::ApplyInformer(apf::Nanos now, int g, const InformerStep& step) {
   switch (step.action) {
     case InformerAction::kSend:
       if (now >= gen.spec->stop) return;
-      IssueCall(now, gen.process, InformerRequestFor(g, step.request), g, -1, 0, -1, &step.request);
+      IssueCall(now, gen.process, InformerRequestFor(g, step.request), g, 0, -1, &step.request);
       break;
     case InformerAction::kWakeAt:
       ScheduleGenerator(g, step.wake_at_ns);
@@ -123,9 +122,8 @@ const CompiledRequest& World::InformerRequestFor(int g, const InformerRequest& r
 }
 
 int World::IssueCall(apf::Nanos now, int process, const CompiledRequest& request, int generator,
-                     int worker, std::uint64_t namespace_draw, int replay_request,
+                     std::uint64_t namespace_draw, int replay_request,
                      const InformerRequest* informer) {
-  (void)worker;
   const std::uint32_t slot = calls_.Acquire();
   Call& call = calls_[slot];
   call.process = process;

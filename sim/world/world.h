@@ -184,7 +184,7 @@ class World : public EventHandler {
   // `informer`: what an informer's request writes into the call (its continue token or
   // watch timeout).
   int IssueCall(apf::Nanos now, int process, const CompiledRequest& request, int generator,
-                int worker, std::uint64_t namespace_draw, int replay_request = -1,
+                std::uint64_t namespace_draw, int replay_request = -1,
                 const InformerRequest* informer = nullptr);
   // Replay (trace traffic, spec.auditLog): a generator that issues a source's rows.
   void AddReplay(std::unique_ptr<ReplaySource> source, const TrafficSpec* traffic, int client);
