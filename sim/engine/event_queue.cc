@@ -157,7 +157,7 @@ inline EventQueue::Bucket& EventQueue::TakeLowestBucket(int& level) {
   return from;
 }
 
-bool EventQueue::SortIntoDue(Bucket& from, int level) {
+inline bool EventQueue::SortIntoDue(Bucket& from, int level) {
   Entry* const first = from.head->entries;
   const std::ptrdiff_t n = from.end - first;
   if (level > kSortedLevels || n > kSortedEntries || from.head->next != nullptr) return false;

@@ -330,7 +330,7 @@ class EventQueue {
   Bucket& TakeLowestBucket(int& level);
   // A bucket of a few entries on a level of short buckets goes to the due list whole,
   // sorted, instead of moving down: see kSortedLevels. True if it did.
-  bool SortIntoDue(Bucket& from, int level);
+  inline bool SortIntoDue(Bucket& from, int level);
   // Moves the lowest non-empty bucket's entries down, its smallest time becoming the base.
   void Cascade();
   void MoveDown(Bucket& from);  // Cascade's part for a bucket of more than one entry
