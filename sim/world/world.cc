@@ -241,12 +241,32 @@ void World::SendAttempt(apf::Nanos now, Call& call, int c, const CallStep& step)
           user.user_flow = apf::FlowRef{};
         }
         hints.flow = &user.user_flow;
+      } else if (classification.uses_flow_hash && request.resource >= 0 &&
+                 request.tmpl->namespace_choice != RequestTemplate::NamespaceChoice::kFixed &&
+                 !scenario_.resources[request.resource].namespace_names.empty()) {
+        // A drawn namespace: a ByNamespace flow's distinguisher (any other FlowSchema that
+        // hashes flows has one distinguisher for all its requests, "").
+        hints.flow = NamespaceFlowNote(a.replica, request.resource, call.namespace_index,
+                                       classification.flow_schema);
       }
     }
   }
   const apf::Admission admission =
       rep.flow_control->Start(now, Ref(slot, a.generation), proc.user, sent, user_timeout, hints);
   OnAdmitted(now, a, static_cast<int>(slot), admission);
+}
+
+inline apf::FlowRef* World::NamespaceFlowNote(int replica, int resource,
+                                              std::uint32_t namespace_index, int flow_schema) {
+  NamespaceFlowNotes& n =
+      namespace_flow_notes_[static_cast<std::size_t>(replica) * namespace_notes_per_replica_ +
+                            namespace_note_offset_[static_cast<std::size_t>(resource)] +
+                            namespace_index];
+  if (n.notes[0].flow_schema == flow_schema) return &n.notes[0];
+  if (n.notes[1].flow_schema == flow_schema) return &n.notes[1];
+  n.notes[1] = n.notes[0];
+  n.notes[0] = apf::FlowRef{};  // empty: the filter looks the flow up and fills it in
+  return &n.notes[0];
 }
 
 bool World::PassGateway(apf::Nanos now, int ai) {

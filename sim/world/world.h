@@ -252,6 +252,20 @@ class World : public EventHandler {
   std::vector<std::unique_ptr<CompiledRequest>> requests_;
   // The FlowSchema each (request, subject class) chose; null with APF off.
   std::unique_ptr<ClassificationMemo> classification_memo_;
+  // The filters' notes (apf::FlowRef) for the flows of drawn namespaces, two per replica,
+  // resource and namespace: a flow distinguished by namespace skips the lookup by
+  // distinguisher, as a user's ByUser flow does with Process::user_flow. Two, because one
+  // namespace is reached through a few FlowSchemas (a controller's, workloads').
+  struct NamespaceFlowNotes {
+    apf::FlowRef notes[2];
+  };
+  std::vector<NamespaceFlowNotes> namespace_flow_notes_;  // replica-major
+  std::vector<std::size_t> namespace_note_offset_;        // per resource, within a replica
+  std::size_t namespace_notes_per_replica_ = 0;
+  // The note for `flow_schema`'s flow of namespace `namespace_index` of `resource` in
+  // replica `replica`'s filter; the other FlowSchema's note is kept, an older one dropped.
+  apf::FlowRef* NamespaceFlowNote(int replica, int resource, std::uint32_t namespace_index,
+                                  int flow_schema);
   std::vector<std::unique_ptr<InformerRequestShape>> informer_requests_;
   SlotPool<Call> calls_;
   SlotPool<Attempt> attempts_;

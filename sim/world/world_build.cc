@@ -81,6 +81,11 @@ void World::Build() {
   metrics_.Shape(api.replicas, levels,
                  config_ ? static_cast<int>(config_->flow_schemas.size()) : 0);
   flow_schema_slots_ = (config_ ? static_cast<int>(config_->flow_schemas.size()) : 0) + 1;
+  for (const auto& resource : scenario_.resources) {
+    namespace_note_offset_.push_back(namespace_notes_per_replica_);
+    namespace_notes_per_replica_ += resource.namespace_names.size();
+  }
+  namespace_flow_notes_.resize(replicas_.size() * namespace_notes_per_replica_);
   BuildClients();
   for (Client& c : clients_)
     c.level_attempts.assign(static_cast<std::size_t>(levels) * flow_schema_slots_, 0);
