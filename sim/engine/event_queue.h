@@ -72,10 +72,9 @@ class EventQueue {
 
   EventHandle Schedule(apf::Nanos time, const Event& event) {
     // The common case inline, in few instructions (every request schedules a few events):
-    // a free slot to reuse (made under the slot limit), a time after the base, a sequence
-    // under its limit.
-    // Everything else, including a full bucket, is a tail call with no frame of the
-    // caller's to keep: so the callers need not save registers for it.
+    // a free slot to reuse (made under the slot limit), a time after due_last_, a sequence
+    // under its limit, a bucket with room. Everything else is a tail call with no frame of
+    // the caller's to keep, so that the callers need not save registers for it.
     const std::uint64_t key = TimeKey(time);
     if (free_slot_ == UINT32_MAX || key <= due_last_ || next_sequence_ >= kSequenceLimit) {
       return ScheduleUncommon(time, event);
@@ -90,8 +89,7 @@ class EventQueue {
     s.event = event;
     s.id = (next_sequence_++ << kSequenceShift) | slot;
     ++live_;
-    *bucket.end++ = Entry{key, s.id};
-    if (key < bucket.min_time) bucket.min_time = key;
+    PushWithRoom(bucket, Entry{key, s.id});
     MarkOccupied(level, digit);
     return EventHandle{slot, s.generation};
   }
@@ -329,7 +327,8 @@ class EventQueue {
   // becoming the base; its entries are still in it, for the caller to move.
   Bucket& TakeLowestBucket(int& level);
   // A bucket of a few entries on a level of short buckets goes to the due list whole,
-  // sorted, instead of moving down: see kSortedLevels. True if it did.
+  // sorted, instead of moving down: see kSortedLevels. True if it did. Inline, defined in
+  // event_queue.cc, its only user.
   inline bool SortIntoDue(Bucket& from, int level);
   // Moves the lowest non-empty bucket's entries down, its smallest time becoming the base.
   void Cascade();
@@ -348,6 +347,9 @@ class EventQueue {
   void ForEachBucket(F&& f);
   void Push(Bucket& bucket, const Entry& e) {
     if (bucket.end == bucket.limit) AddBlock(bucket);
+    PushWithRoom(bucket, e);
+  }
+  static void PushWithRoom(Bucket& bucket, const Entry& e) {  // bucket.end != bucket.limit
     *bucket.end++ = e;
     if (e.time < bucket.min_time) bucket.min_time = e.time;
   }
@@ -356,9 +358,9 @@ class EventQueue {
   void AddEntry(const Entry& e);
   void InsertDue(const Entry& e);
   EventHandle ScheduleWithSequence(apf::Nanos time, std::uint64_t sequence, const Event& event);
-  // Schedule() when it needs a new slot, the time is the base's or the sequence is at its
-  // limit.
-  // The event by value, in two registers: a caller's Schedule can then end in a tail call.
+  // Schedule() when it needs a new slot, the time is at or before due_last_, the sequence
+  // is at its limit or the bucket is full. The event comes by value, in two registers, so
+  // that a caller's Schedule can end in a tail call.
   EventHandle ScheduleUncommon(apf::Nanos time, Event event);
 
   std::array<Bucket, kLevels * kDigits> buckets_;  // level * kDigits + digit

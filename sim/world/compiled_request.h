@@ -45,16 +45,21 @@ struct CompiledRequest {
 void SubstituteInto(std::string_view text, int process, std::string* out);
 std::string Substitute(const std::string& text, int process);
 
+// Whether a call of `request` goes to one of its resource's namespaces, drawn per call
+// (then its namespace is namespace_names[NamespaceIndexOf(...)]).
+inline bool DrawsNamespace(const CompiledRequest& request, const Scenario& scenario) {
+  return request.resource >= 0 &&
+         request.tmpl->namespace_choice != RequestTemplate::NamespaceChoice::kFixed &&
+         !scenario.resources[request.resource].namespace_names.empty();
+}
+
 // Which of the resource's namespaces a call of `request` goes to, for a traffic pattern's
 // draw: the draw modulo their number (0 when the request does not draw one).
 inline std::uint32_t NamespaceIndexOf(const CompiledRequest& request, const Scenario& scenario,
                                       std::uint64_t namespace_draw) {
-  if (request.resource < 0 ||
-      request.tmpl->namespace_choice == RequestTemplate::NamespaceChoice::kFixed) {
-    return 0;
-  }
+  if (!DrawsNamespace(request, scenario)) return 0;
   const auto& names = scenario.resources[request.resource].namespace_names;
-  return names.empty() ? 0 : static_cast<std::uint32_t>(namespace_draw % names.size());
+  return static_cast<std::uint32_t>(namespace_draw % names.size());
 }
 
 // Writes into `info`, which holds `request.info` already, only what differs between calls

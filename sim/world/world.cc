@@ -241,9 +241,7 @@ void World::SendAttempt(apf::Nanos now, Call& call, int c, const CallStep& step)
           user.user_flow = apf::FlowRef{};
         }
         hints.flow = &user.user_flow;
-      } else if (classification.uses_flow_hash && request.resource >= 0 &&
-                 request.tmpl->namespace_choice != RequestTemplate::NamespaceChoice::kFixed &&
-                 !scenario_.resources[request.resource].namespace_names.empty()) {
+      } else if (classification.uses_flow_hash && DrawsNamespace(request, scenario_)) {
         // A drawn namespace: a ByNamespace flow's distinguisher (any other FlowSchema that
         // hashes flows has one distinguisher for all its requests, "").
         hints.flow = NamespaceFlowNote(a.replica, request.resource, call.namespace_index,
@@ -560,6 +558,13 @@ void World::FinishCall(apf::Nanos now, Call& call, int c) {
   ApplyTraffic(now, g, step);
 }
 
+// The call's request as its attempts sent it, into finished_request_.
+void World::WriteFinishedRequest(const Call& call) {
+  const CompiledRequest& request = RequestOf(call);
+  finished_request_ = request.info;
+  WriteRequestOf(call, request, &finished_request_);
+}
+
 inline void World::ReleaseCall(Call& call, int c) {
   if (call.request < 0) replay_requests_.Release(static_cast<std::uint32_t>(-1 - call.request));
   call.process = -1;
@@ -570,10 +575,7 @@ inline void World::ReleaseCall(Call& call, int c) {
 // Out of line, as is FinishInformerCall: their strings would give FinishCall a frame that
 // every call pays for.
 [[gnu::noinline]] void World::CountCallError(const Call& call, Client& client) {
-  // The call's request as its attempts sent it, for its error message.
-  const CompiledRequest& request = RequestOf(call);
-  finished_request_ = request.info;
-  WriteRequestOf(call, request, &finished_request_);
+  WriteFinishedRequest(call);  // for the error message
   RequestDescription d;
   d.group = finished_request_.api_group;
   d.resource = finished_request_.resource;
@@ -591,10 +593,9 @@ inline void World::ReleaseCall(Call& call, int c) {
 [[gnu::noinline]] void World::FinishInformerCall(apf::Nanos now, Call& call, int c, bool ok) {
   const CompiledRequest& request = RequestOf(call);
   const int g = call.generator;
-  // The call's request as its attempts sent it, for the page's continue token, as the
-  // apiserver answered it (every replica holds the same objects).
-  finished_request_ = request.info;
-  WriteRequestOf(call, request, &finished_request_);
+  // For the page's continue token, as the apiserver answered it (every replica holds the
+  // same objects).
+  WriteFinishedRequest(call);
   const InformerCallResult result = InformerCallResultOf(
       call.client, ok && request.is_list
                        ? replicas_[0]->server.ListPageOf(request, finished_request_).continue_token
@@ -671,10 +672,10 @@ void World::HandleUncommonEvent(apf::Nanos now, const Event& event) {
                ? static_cast<int>(slot)
                : -1;
   };
-  auto attempt_of = [&](std::uint64_t ref) { return AttemptOf(ref); };
   switch (static_cast<EventKind>(event.kind)) {
     case kGenerate:
-      OnGenerate(now, static_cast<int>(event.arg32));
+    case kExecDone:
+      assert(false && "HandleEvent dispatches these kinds itself");
       break;
     case kCallWake: {
       const int c = static_cast<int>(event.arg32);
@@ -686,21 +687,18 @@ void World::HandleUncommonEvent(apf::Nanos now, const Event& event) {
       if (int c = call_of(event.arg64); c >= 0) OnCallAbort(now, c);
       break;
     case kWaitTimeout:
-      if (int a = attempt_of(event.arg64); a >= 0) OnWaitTimeout(now, a);
-      break;
-    case kExecDone:
-      if (int ai = attempt_of(event.arg64); ai >= 0) OnExecDone(now, attempts_[ai], ai);
+      if (int a = AttemptOf(event.arg64); a >= 0) OnWaitTimeout(now, a);
       break;
     case kBackendDone: {
       Replica& rep = *replicas_[event.arg32];
       rep.backend_event = EventHandle{};
       const std::uint64_t ref = rep.backend->CompleteNext(now);
       ScheduleBackend(static_cast<int>(event.arg32));
-      if (int ai = attempt_of(ref); ai >= 0) OnExecDone(now, attempts_[ai], ai);
+      if (int ai = AttemptOf(ref); ai >= 0) OnExecDone(now, attempts_[ai], ai);
       break;
     }
     case kSeatRelease:
-      if (int ai = attempt_of(event.arg64); ai >= 0) {
+      if (int ai = AttemptOf(event.arg64); ai >= 0) {
         Attempt& a = attempts_[ai];
         replicas_[a.replica]->flow_control->ReleaseSeats(now, a.handle);
         NoteLevel(now, a.replica, a.handle.level);
@@ -709,14 +707,14 @@ void World::HandleUncommonEvent(apf::Nanos now, const Event& event) {
       }
       break;
     case kGatewayTimeout:
-      if (int ai = attempt_of(event.arg64); ai >= 0 && attempts_[ai].executing) {
+      if (int ai = AttemptOf(event.arg64); ai >= 0 && attempts_[ai].executing) {
         attempts_[ai].outcome = "timeout";
         attempts_[ai].reason = "request timeout: 504 while the handler runs on";
         DeliverResponse(now, attempts_[ai], ai, Apiserver::GatewayTimeout());
       }
       break;
     case kWatchEnd:
-      if (int ai = attempt_of(event.arg64); ai >= 0) {
+      if (int ai = AttemptOf(event.arg64); ai >= 0) {
         Attempt& a = attempts_[ai];
         replicas_[a.replica]->flow_control->watches().ForgetWatch(a.registration);
         a.watch_open = false;

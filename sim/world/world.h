@@ -210,6 +210,7 @@ class World : public EventHandler {
   void CountCallError(const Call& call, Client& client);
   void FinishInformerCall(apf::Nanos now, Call& call, int c, bool ok);
   void ReleaseCall(Call& call, int c);
+  void WriteFinishedRequest(const Call& call);
   void OnCallAbort(apf::Nanos now, int call);
 
   // Server side.
