@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "apf/classifier.h"
-#include "apf/flow_hash.h"
-#include "apf/user_info.h"
+#include "apf/classification/classifier.h"
+#include "apf/classification/flow_hash.h"
+#include "apf/classification/user_info.h"
 #include "sim/flowcontrol/loader.h"
 
 namespace {

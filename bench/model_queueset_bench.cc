@@ -12,7 +12,7 @@
 #include <string>
 
 #include "sim/engine/random.h"
-#include "sim/model/queueset.h"
+#include "sim/model/queue_set_replay.h"
 
 namespace {
 

@@ -11,7 +11,7 @@
 //   requests rejected queue-full, the rest wait until dispatched or timed out.
 // Each runs with the tournament-tree dispatch choice and with the linear scan over all
 // queues that queueset.go does (decisions are identical; see
-// tests/apf/queue_set_reference_test.cc). DriverOnly is the loop with every request run at
+// tests/apf/queueing/queue_set_reference_test.cc). DriverOnly is the loop with every request run at
 // once and no queue set: the share of the figures that is not the queue set's.
 #include <benchmark/benchmark.h>
 
@@ -19,7 +19,7 @@
 #include <optional>
 #include <vector>
 
-#include "apf/queue_set.h"
+#include "apf/queueing/queue_set.h"
 #include "sim/engine/event_queue.h"
 #include "sim/engine/random.h"
 

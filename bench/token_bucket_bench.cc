@@ -1,10 +1,10 @@
 // The client-side hot path: one token Wait on a busy bucket, and one whole ClientCall
 // (token, attempt, a 429 with Retry-After, sleep, token, attempt, success) as the world
-// drives it. Reported per operation. (The bucket is apf/rate_limiter.h's x/time/rate Limiter;
+// drives it. Reported per operation. (The bucket is apf/base/rate_limiter.h's x/time/rate Limiter;
 // the benchmark keeps its name, which the README's table of figures uses.)
 #include <benchmark/benchmark.h>
 
-#include "apf/rate_limiter.h"
+#include "apf/base/rate_limiter.h"
 #include "sim/clients/client_call.h"
 
 static void BM_TokenBucketWait(benchmark::State& state) {

@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "apf/object_count_tracker.h"
-#include "apf/request_info.h"
-#include "apf/watch_tracker.h"
-#include "apf/work_estimator.h"
+#include "apf/classification/request_info.h"
+#include "apf/estimation/object_count_tracker.h"
+#include "apf/estimation/watch_tracker.h"
+#include "apf/estimation/work_estimator.h"
 #include "sim/engine/random.h"
 
 namespace {

@@ -1,4 +1,4 @@
-# Fails when a source file includes a header of a layer above its own (DESIGN.md, "Layout").
+# Fails when a source file includes a header of a layer above its own (doc/architecture.md#layers).
 # Run as `cmake -DROOT=<source dir> -P cmake/check_layers.cmake`; every library of sim/
 # depends on it, so an upward include stops the build before anything is compiled.
 #
@@ -6,7 +6,16 @@
 #   cli -> workflows -> report -> world -> scenario -> flowcontrol -> io, engine -> apf
 #   clients (used by world, workflows, cli) uses io, engine and apf only;
 #   model (used by cli only) uses io, engine and apf only.
-set(allowed_apf "apf")
+# apf/ has its own order, the one Kubernetes' packages have (a model includes only the
+# folders below it):
+#   filter -> estimation -> classification -> config -> allocation -> queueing -> base
+set(allowed_apf_base "apf_base")
+set(allowed_apf_queueing "apf_queueing;apf_base")
+set(allowed_apf_allocation "apf_allocation;apf_queueing;apf_base")
+set(allowed_apf_config "apf_config;apf_allocation;apf_queueing;apf_base")
+set(allowed_apf_classification "apf_classification;apf_config;apf_allocation;apf_queueing;apf_base")
+set(allowed_apf_estimation "apf_estimation;apf_classification;apf_config;apf_allocation;apf_queueing;apf_base")
+set(allowed_apf_filter "apf_filter;apf_estimation;apf_classification;apf_config;apf_allocation;apf_queueing;apf_base")
 set(allowed_io "io;apf")
 set(allowed_engine "engine;apf")
 set(allowed_clients "clients;io;engine;apf")
@@ -27,8 +36,11 @@ file(GLOB_RECURSE sources RELATIVE "${ROOT}" "${ROOT}/apf/*.h" "${ROOT}/apf/*.cc
      "${ROOT}/sim/*.h" "${ROOT}/sim/*.cc")
 set(violations "")
 foreach(source IN LISTS sources)
-  if(source MATCHES "^apf/")
-    set(layer apf)
+  if(source MATCHES "^apf/([a-z_]+)/")
+    set(layer "apf_${CMAKE_MATCH_1}")
+  elseif(source MATCHES "^apf/")
+    string(APPEND violations "\n  ${source}: apf/ files sit in one of its folders (apf/queueing/, ...)")
+    continue()
   elseif(source STREQUAL "sim/main.cc")
     set(layer main)
   elseif(source MATCHES "^sim/([a-z_]+)/")
@@ -38,14 +50,18 @@ foreach(source IN LISTS sources)
     continue()
   endif()
   if(NOT DEFINED allowed_${layer})
-    string(APPEND violations "\n  ${source}: sim/${layer}/ is not a layer of DESIGN.md's Layout")
+    string(APPEND violations "\n  ${source}: sim/${layer}/ is not a layer (see the table above)")
     continue()
   endif()
   file(STRINGS "${ROOT}/${source}" includes REGEX "^[ \t]*#[ \t]*include[ \t]*\"")
   foreach(line IN LISTS includes)
     string(REGEX REPLACE "^[ \t]*#[ \t]*include[ \t]*\"([^\"]*)\".*" "\\1" header "${line}")
-    if(header MATCHES "^apf/")
-      set(target apf)
+    if(header MATCHES "^apf/([a-z_]+)/")
+      # Inside apf/ a folder counts; from sim/ all of apf/ is one layer below.
+      set(target "apf_${CMAKE_MATCH_1}")
+      if(NOT layer MATCHES "^apf_")
+        set(target apf)
+      endif()
     elseif(header MATCHES "^sim/([a-z_]+)/")
       set(target "${CMAKE_MATCH_1}")
     else()
@@ -59,5 +75,5 @@ foreach(source IN LISTS sources)
   endforeach()
 endforeach()
 if(violations)
-  message(FATAL_ERROR "includes that run up a layer (DESIGN.md, Layout):${violations}")
+  message(FATAL_ERROR "includes that run up a layer (doc/architecture.md#layers):${violations}")
 endif()

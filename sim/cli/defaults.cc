@@ -3,7 +3,7 @@
 // as a kubectl-style List, in YAML that `kubectl apply -f` accepts or in JSON.
 #include <iostream>
 
-#include "apf/bootstrap.h"
+#include "apf/config/bootstrap.h"
 #include "sim/cli/command.h"
 #include "sim/flowcontrol/loader.h"
 #include "sim/flowcontrol/manifest.h"

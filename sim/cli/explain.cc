@@ -7,7 +7,7 @@
 
 #include <iostream>
 
-#include "apf/user_info.h"
+#include "apf/classification/user_info.h"
 #include "sim/cli/command.h"
 #include "sim/flowcontrol/loader.h"
 #include "sim/scenario/feature_gates.h"

@@ -21,7 +21,7 @@
 #include "sim/model/classify.h"
 #include "sim/model/dealer.h"
 #include "sim/model/estimate.h"
-#include "sim/model/queueset.h"
+#include "sim/model/queue_set_replay.h"
 #include "sim/model/retry_after.h"
 
 namespace po = boost::program_options;

@@ -4,7 +4,7 @@
 #include <cassert>
 #include <cstdio>
 
-#include "apf/go_numeric.h"
+#include "apf/base/go_numeric.h"
 
 namespace sim {
 namespace {

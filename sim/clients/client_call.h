@@ -22,8 +22,8 @@
 #include <string>
 #include <string_view>
 
-#include "apf/rate_limiter.h"
-#include "apf/virtual_time.h"
+#include "apf/base/rate_limiter.h"
+#include "apf/base/virtual_time.h"
 
 namespace sim {
 

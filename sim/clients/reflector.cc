@@ -3,7 +3,7 @@
 #include <cassert>
 #include <cmath>
 
-#include "apf/go_numeric.h"
+#include "apf/base/go_numeric.h"
 
 namespace sim {
 namespace {

@@ -10,7 +10,7 @@
 
 #include <cstdint>
 
-#include "apf/virtual_time.h"
+#include "apf/base/virtual_time.h"
 #include "sim/clients/client_call.h"
 #include "sim/engine/random.h"
 

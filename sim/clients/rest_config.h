@@ -1,6 +1,6 @@
 // How client-go's rest.Config turns its QPS and Burst into the RESTClient's rate limiter
 // (k8s.io/client-go rest/config.go, CLIENT-SPEC 1.1). The limiter itself is
-// golang.org/x/time/rate's, apf/rate_limiter.h.
+// golang.org/x/time/rate's, apf/base/rate_limiter.h.
 //
 // Tested by tests/sim/clients/rest_config_test.cc.
 #ifndef SIM_CLIENTS_REST_CONFIG_H_
@@ -8,7 +8,7 @@
 
 #include <optional>
 
-#include "apf/rate_limiter.h"
+#include "apf/base/rate_limiter.h"
 
 namespace sim {
 

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <functional>
 
-#include "apf/virtual_time.h"
+#include "apf/base/virtual_time.h"
 #include "sim/engine/event_queue.h"
 
 namespace sim {

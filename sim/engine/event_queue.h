@@ -37,7 +37,7 @@
 #include <optional>
 #include <vector>
 
-#include "apf/virtual_time.h"
+#include "apf/base/virtual_time.h"
 
 // Limits of the packed entry id: 2^24 (16.7 million) cancellable events pending at once
 // (and as many posted ones) and 2^39 (5.5e11) events scheduled in one run; beyond either

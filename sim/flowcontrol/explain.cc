@@ -4,8 +4,8 @@
 #include <cstdio>
 #include <vector>
 
-#include "apf/classifier.h"
-#include "apf/shuffle_sharding.h"
+#include "apf/classification/classifier.h"
+#include "apf/queueing/shuffle_sharding.h"
 #include "sim/io/duration.h"
 
 namespace sim {

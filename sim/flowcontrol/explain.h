@@ -10,9 +10,9 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "apf/object_count_tracker.h"
-#include "apf/request_digest.h"
-#include "apf/work_estimator.h"
+#include "apf/classification/request_digest.h"
+#include "apf/estimation/object_count_tracker.h"
+#include "apf/estimation/work_estimator.h"
 #include "sim/flowcontrol/loader.h"
 #include "sim/flowcontrol/summary.h"
 

@@ -6,10 +6,10 @@
 #include <map>
 #include <set>
 
-#include "apf/bootstrap.h"
-#include "apf/bootstrap_ensurer.h"
-#include "apf/classifier.h"
-#include "apf/user_info.h"
+#include "apf/classification/classifier.h"
+#include "apf/classification/user_info.h"
+#include "apf/config/bootstrap.h"
+#include "apf/config/bootstrap_ensurer.h"
 
 namespace sim {
 namespace {

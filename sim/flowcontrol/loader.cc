@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
-#include "apf/bootstrap_ensurer.h"
-#include "apf/flowcontrol_defaults.h"
-#include "apf/flowcontrol_validation.h"
+#include "apf/config/bootstrap_ensurer.h"
+#include "apf/config/defaults.h"
+#include "apf/config/validation.h"
 
 namespace sim {
 namespace {

@@ -8,11 +8,11 @@
 //
 // Reading is strict (sim/io/yaml_input.h): an unknown or misspelt field, a duplicate field
 // or a value of the wrong type is an InputError with file, line, column and field path.
-// Validation (the apiserver's rules, apf/flowcontrol_validation.h) is a separate step so
+// Validation (the apiserver's rules, apf/config/validation.h) is a separate step so
 // that `apfsim lint` can report every invalid object; ThrowIfInvalid() is the usual call.
 //
 // Then BuildFlowControl() applies the objects to a cluster of a Kubernetes version (the
-// bootstrap objects and the config producer, apf/bootstrap_ensurer.h) and digests the
+// bootstrap objects and the config producer, apf/config/bootstrap_ensurer.h) and digests the
 // result into the configuration the classifier and the queue sets use.
 #ifndef SIM_FLOWCONTROL_LOADER_H_
 #define SIM_FLOWCONTROL_LOADER_H_
@@ -24,8 +24,8 @@
 #include <string_view>
 #include <vector>
 
-#include "apf/bootstrap.h"
-#include "apf/flowcontrol_config.h"
+#include "apf/config/bootstrap.h"
+#include "apf/config/flow_control_config.h"
 #include "sim/io/input_error.h"
 #include "sim/io/yaml_input.h"
 

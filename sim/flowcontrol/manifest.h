@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "apf/flowcontrol_config.h"
+#include "apf/config/flow_control_config.h"
 
 namespace sim {
 

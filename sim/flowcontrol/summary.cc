@@ -1,6 +1,6 @@
 #include "sim/flowcontrol/summary.h"
 
-#include "apf/priority_level_limits.h"
+#include "apf/allocation/priority_level_limits.h"
 
 namespace sim {
 

@@ -3,14 +3,14 @@
 // given server concurrency limit (APF-SPEC 3.1), and the most seats one request may take
 // there (APF-SPEC 3.2), for every level of a digested configuration at once. Used by
 // `apfsim explain` and `apfsim lint`; the numbers come from the allocation model
-// (apf/priority_level_limits.h).
+// (apf/allocation/priority_level_limits.h).
 #ifndef SIM_FLOWCONTROL_SUMMARY_H_
 #define SIM_FLOWCONTROL_SUMMARY_H_
 
 #include <cstdint>
 #include <vector>
 
-#include "apf/flowcontrol_config.h"
+#include "apf/config/flow_control_config.h"
 
 namespace sim {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "apf/virtual_time.h"
+#include "apf/base/virtual_time.h"
 
 namespace sim {
 

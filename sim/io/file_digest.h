@@ -1,7 +1,7 @@
 // SHA-256 of bytes and of files, as lowercase hex (what `sha256sum` prints), for the
 // provenance of a run's outputs (summary.json's "provenance": which scenario, manifests,
 // traces and logs produced them). SHA-256 comes from OpenSSL's libcrypto, as for the flow
-// hash (apf/flow_hash.h). Tested by tests/sim/io/file_digest_test.cc.
+// hash (apf/classification/flow_hash.h). Tested by tests/sim/io/file_digest_test.cc.
 #ifndef SIM_IO_FILE_DIGEST_H_
 #define SIM_IO_FILE_DIGEST_H_
 

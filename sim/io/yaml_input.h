@@ -35,7 +35,7 @@
 #include <string_view>
 #include <vector>
 
-#include "apf/virtual_time.h"
+#include "apf/base/virtual_time.h"
 #include "sim/io/input_error.h"
 
 namespace sim {

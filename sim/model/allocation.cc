@@ -6,10 +6,10 @@
 #include <map>
 #include <vector>
 
-#include "apf/concurrency_allocation.h"
-#include "apf/priority_level_limits.h"
-#include "apf/seat_demand_integrator.h"
-#include "apf/shuffle_sharding.h"
+#include "apf/allocation/concurrency_allocator.h"
+#include "apf/allocation/priority_level_limits.h"
+#include "apf/queueing/seat_demand_integrator.h"
+#include "apf/queueing/shuffle_sharding.h"
 #include "sim/io/json_input.h"
 
 namespace sim {

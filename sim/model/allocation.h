@@ -1,4 +1,4 @@
-// `apfsim model allocation`: replays the seat allocation (apf/concurrency_allocation.h)
+// `apfsim model allocation`: replays the seat allocation (apf/allocation/concurrency_allocator.h)
 // on JSON cases, so that cases recorded from the real kube-apiserver code can be checked
 // against ours.
 //

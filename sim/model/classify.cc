@@ -1,6 +1,6 @@
 #include "sim/model/classify.h"
 
-#include "apf/flow_hash.h"
+#include "apf/classification/flow_hash.h"
 #include "sim/io/json_input.h"
 
 namespace sim {

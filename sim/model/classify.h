@@ -15,7 +15,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "apf/classifier.h"
+#include "apf/classification/classifier.h"
 
 namespace sim {
 

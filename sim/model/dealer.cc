@@ -1,6 +1,6 @@
 #include "sim/model/dealer.h"
 
-#include "apf/shuffle_sharding.h"
+#include "apf/queueing/shuffle_sharding.h"
 #include "sim/io/json_input.h"
 
 namespace sim {

@@ -3,10 +3,10 @@
 #include <limits>
 #include <optional>
 
-#include "apf/object_count_tracker.h"
-#include "apf/request_info.h"
-#include "apf/watch_tracker.h"
-#include "apf/work_estimator.h"
+#include "apf/classification/request_info.h"
+#include "apf/estimation/object_count_tracker.h"
+#include "apf/estimation/watch_tracker.h"
+#include "apf/estimation/work_estimator.h"
 #include "sim/io/json_input.h"
 
 namespace sim {

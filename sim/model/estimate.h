@@ -1,4 +1,4 @@
-// `apfsim model estimate`: runs the work estimator (apf/work_estimator.h) on requests
+// `apfsim model estimate`: runs the work estimator (apf/estimation/work_estimator.h) on requests
 // with given statistics, so that it can be checked against cases recorded from the real
 // k8s.io/apiserver estimators. Input is a JSON array of
 //   {"request": {"verb", "apiGroup", "apiVersion", "resource", "subresource",

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "apf/retry_after_tracker.h"
+#include "apf/filter/retry_after_tracker.h"
 #include "sim/io/json_input.h"
 
 namespace sim {

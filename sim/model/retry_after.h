@@ -1,5 +1,5 @@
 // `apfsim model retry-after`: replays the times of successive drops at one priority
-// level through the Retry-After tracker (apf/retry_after_tracker.h), so that it can be
+// level through the Retry-After tracker (apf/filter/retry_after_tracker.h), so that it can be
 // checked against cases recorded from the real dropped_requests_tracker.go. Input is a
 // JSON array of {"drops": [unix seconds, ...]} (numbers; only the whole second counts,
 // as time.Now().Unix()), and the output has one {"retryAfter": [int, ...]} per case:

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <ctime>
 
-#include "apf/request_digest.h"
-#include "apf/seat_seconds.h"
+#include "apf/classification/request_digest.h"
+#include "apf/queueing/seat_seconds.h"
 #include "sim/io/duration.h"
 #include "sim/world/world.h"
 

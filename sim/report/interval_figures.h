@@ -17,7 +17,7 @@
 #include <optional>
 #include <string>
 
-#include "apf/virtual_time.h"
+#include "apf/base/virtual_time.h"
 #include "sim/world/level_timeline.h"
 
 namespace sim {

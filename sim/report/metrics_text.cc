@@ -6,7 +6,7 @@
 #include <optional>
 #include <vector>
 
-#include "apf/bootstrap.h"
+#include "apf/config/bootstrap.h"
 #include "sim/world/world.h"
 
 namespace sim {

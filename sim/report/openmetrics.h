@@ -26,7 +26,7 @@
 #include <utility>
 #include <vector>
 
-#include "apf/virtual_time.h"
+#include "apf/base/virtual_time.h"
 #include "sim/io/output_file.h"
 
 namespace sim {

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <map>
 
-#include "apf/seat_seconds.h"
+#include "apf/queueing/seat_seconds.h"
 #include "sim/io/csv.h"
 #include "sim/io/duration.h"
 #include "sim/report/client_metrics_text.h"

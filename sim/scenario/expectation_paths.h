@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "apf/flowcontrol_config.h"
+#include "apf/config/flow_control_config.h"
 #include "sim/scenario/scenario.h"
 
 namespace sim {

@@ -15,8 +15,8 @@
 
 #include <string_view>
 
-#include "apf/bootstrap.h"
-#include "apf/work_estimator.h"
+#include "apf/config/bootstrap.h"
+#include "apf/estimation/work_estimator.h"
 #include "sim/scenario/scenario.h"
 
 namespace sim {

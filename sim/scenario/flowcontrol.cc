@@ -2,7 +2,7 @@
 
 #include <charconv>
 
-#include "apf/bootstrap.h"
+#include "apf/config/bootstrap.h"
 #include "sim/io/yaml_input.h"
 
 namespace sim {

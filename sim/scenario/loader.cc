@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <set>
 
-#include "apf/user_info.h"
+#include "apf/classification/user_info.h"
 #include "sim/io/duration.h"
 #include "sim/io/yaml_input.h"
 #include "sim/scenario/audit_log.h"

@@ -6,7 +6,7 @@
 #ifndef SIM_SCENARIO_REPLAY_SOURCE_H_
 #define SIM_SCENARIO_REPLAY_SOURCE_H_
 
-#include "apf/virtual_time.h"
+#include "apf/base/virtual_time.h"
 #include "sim/scenario/scenario.h"
 
 namespace sim {

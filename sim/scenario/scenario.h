@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "apf/virtual_time.h"
-#include "apf/work_estimator.h"
+#include "apf/base/virtual_time.h"
+#include "apf/estimation/work_estimator.h"
 #include "sim/io/input_error.h"
 
 namespace sim {

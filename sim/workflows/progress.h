@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "apf/virtual_time.h"
+#include "apf/base/virtual_time.h"
 
 namespace sim {
 

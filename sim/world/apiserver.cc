@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "apf/long_running.h"
-#include "apf/work_estimator.h"
+#include "apf/classification/long_running.h"
+#include "apf/estimation/work_estimator.h"
 #include "sim/scenario/feature_gates.h"
 
 namespace sim {

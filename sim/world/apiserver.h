@@ -12,10 +12,10 @@
 #include <memory>
 #include <string>
 
-#include "apf/event_rate_limit.h"
-#include "apf/flow_control.h"
-#include "apf/flowcontrol_config.h"
-#include "apf/object_count_tracker.h"
+#include "apf/config/flow_control_config.h"
+#include "apf/estimation/object_count_tracker.h"
+#include "apf/filter/event_rate_limit.h"
+#include "apf/filter/flow_control.h"
 #include "sim/clients/client_call.h"
 #include "sim/engine/random.h"
 #include "sim/scenario/scenario.h"
@@ -123,7 +123,7 @@ class Apiserver {
   static HttpResponse GatewayTimeout();
 
  private:
-  // EventRateLimit's admission of an event write (apf/event_rate_limit.h): true if refused.
+  // EventRateLimit's admission of an event write (apf/filter/event_rate_limit.h): true if refused.
   bool EventRejected(apf::Nanos now, const apf::RequestInfo& info, const std::string& user);
 
   ListResult ListOrWatchResultOf(const CompiledRequest& request,

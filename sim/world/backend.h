@@ -15,7 +15,7 @@
 #include <queue>
 #include <vector>
 
-#include "apf/virtual_time.h"
+#include "apf/base/virtual_time.h"
 
 namespace sim {
 

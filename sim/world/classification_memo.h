@@ -17,10 +17,10 @@
 #include <cstdint>
 #include <vector>
 
-#include "apf/classifier.h"
-#include "apf/request_digest.h"
-#include "apf/request_info.h"
-#include "apf/user_info.h"
+#include "apf/classification/classifier.h"
+#include "apf/classification/request_digest.h"
+#include "apf/classification/request_info.h"
+#include "apf/classification/user_info.h"
 
 namespace sim {
 

@@ -2,7 +2,7 @@
 
 #include <charconv>
 
-#include "apf/long_running.h"
+#include "apf/classification/long_running.h"
 #include "sim/io/duration.h"
 
 namespace sim {

@@ -10,8 +10,8 @@
 #include <string>
 #include <string_view>
 
-#include "apf/request_info.h"
-#include "apf/virtual_time.h"
+#include "apf/base/virtual_time.h"
+#include "apf/classification/request_info.h"
 #include "sim/clients/client_call.h"
 #include "sim/scenario/scenario.h"
 #include "sim/world/service_time.h"

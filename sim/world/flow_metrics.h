@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "apf/virtual_time.h"
+#include "apf/base/virtual_time.h"
 
 namespace sim {
 

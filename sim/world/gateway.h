@@ -11,8 +11,8 @@
 
 #include <cstdint>
 
-#include "apf/rate_limiter.h"
-#include "apf/virtual_time.h"
+#include "apf/base/rate_limiter.h"
+#include "apf/base/virtual_time.h"
 #include "sim/clients/client_call.h"
 #include "sim/scenario/scenario.h"
 

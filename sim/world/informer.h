@@ -21,7 +21,7 @@
 #include <cstdint>
 #include <string>
 
-#include "apf/virtual_time.h"
+#include "apf/base/virtual_time.h"
 #include "sim/clients/client_call.h"
 #include "sim/clients/reflector.h"
 #include "sim/engine/random.h"

@@ -13,7 +13,7 @@
 #include <bit>
 #include <cstdint>
 
-#include "apf/virtual_time.h"
+#include "apf/base/virtual_time.h"
 
 namespace sim {
 

@@ -9,8 +9,8 @@
 #include <cstdint>
 #include <string>
 
-#include "apf/flow_control.h"
-#include "apf/virtual_time.h"
+#include "apf/base/virtual_time.h"
+#include "apf/filter/flow_control.h"
 #include "sim/world/latency_histogram.h"
 
 namespace sim {

@@ -14,7 +14,7 @@
 // which gives a real one its 410, is not modelled).
 //
 // What this does not decide is the LIST's price under APF: the work estimator
-// (apf/work_estimator.h, APF-SPEC 6.2 step 6) sees only the object-count tracker's count
+// (apf/estimation/work_estimator.h, APF-SPEC 6.2 step 6) sees only the object-count tracker's count
 // and `limit`, so it charges every page min(limit, count) objects, the last page too,
 // and the first page of an RV "0" LIST as `limit` objects though the cache returns them
 // all. The objects a page really carries set its service time (sim/world/service_time.h
@@ -27,7 +27,7 @@
 #include <cstdint>
 #include <string>
 
-#include "apf/request_info.h"
+#include "apf/classification/request_info.h"
 
 namespace sim {
 

@@ -11,8 +11,8 @@
 #include <optional>
 #include <vector>
 
-#include "apf/request_info.h"
-#include "apf/virtual_time.h"
+#include "apf/base/virtual_time.h"
+#include "apf/classification/request_info.h"
 #include "sim/engine/random.h"
 #include "sim/scenario/scenario.h"
 

@@ -2,7 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "apf/shuffle_sharding.h"
+#include "apf/queueing/shuffle_sharding.h"
 
 namespace sim {
 namespace {

@@ -12,10 +12,10 @@
 #include <string_view>
 #include <vector>
 
-#include "apf/flowcontrol_config.h"
-#include "apf/request_info.h"
-#include "apf/virtual_time.h"
-#include "apf/work_estimator.h"
+#include "apf/base/virtual_time.h"
+#include "apf/classification/request_info.h"
+#include "apf/config/flow_control_config.h"
+#include "apf/estimation/work_estimator.h"
 
 namespace sim {
 

@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "apf/virtual_time.h"
+#include "apf/base/virtual_time.h"
 #include "sim/engine/random.h"
 #include "sim/scenario/replay_source.h"
 #include "sim/scenario/scenario.h"

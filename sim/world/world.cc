@@ -5,8 +5,8 @@
 #include <cmath>
 #include <memory>
 
-#include "apf/long_running.h"
-#include "apf/work_estimator.h"
+#include "apf/classification/long_running.h"
+#include "apf/estimation/work_estimator.h"
 #include "sim/io/duration.h"
 #include "sim/world/world_state.h"
 

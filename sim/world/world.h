@@ -23,10 +23,10 @@
 #include <string_view>
 #include <vector>
 
-#include "apf/flow_control.h"
-#include "apf/flowcontrol_config.h"
-#include "apf/object_count_tracker.h"
-#include "apf/rate_limiter.h"
+#include "apf/base/rate_limiter.h"
+#include "apf/config/flow_control_config.h"
+#include "apf/estimation/object_count_tracker.h"
+#include "apf/filter/flow_control.h"
 #include "sim/clients/client_call.h"
 #include "sim/engine/engine.h"
 #include "sim/engine/random.h"

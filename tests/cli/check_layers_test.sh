@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# cmake/check_layers.cmake, the include rule of DESIGN.md's Layout: on a small tree it must
+# cmake/check_layers.cmake, the include rule of doc/architecture.md#layers: on a small tree it must
 # refuse an include that runs up a layer (naming the file and the header), refuse a file
 # directly in sim/ other than main.cc, and accept includes that point down.
 # usage: tests/cli/check_layers_test.sh CMAKE SOURCE_DIR
@@ -8,9 +8,10 @@ cmake=$1 src=$2
 tree=$(mktemp -d)
 trap 'rm -rf "$tree"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
-mkdir -p "$tree/apf" "$tree/sim/scenario" "$tree/sim/world" "$tree/sim/report"
-echo '#include "apf/virtual_time.h"' > "$tree/apf/a.h"
-printf '#include "sim/scenario/s.h"\n#include "apf/a.h"\n' > "$tree/sim/world/w.h"
+mkdir -p "$tree/apf/base" "$tree/apf/filter" "$tree/sim/scenario" "$tree/sim/world" "$tree/sim/report"
+echo '#include <cstdint>' > "$tree/apf/base/a.h"
+echo '#include "apf/base/a.h"' > "$tree/apf/filter/f.h"
+printf '#include "sim/scenario/s.h"\n#include "apf/filter/f.h"\n' > "$tree/sim/world/w.h"
 printf '#include "sim/world/w.h"\n' > "$tree/sim/report/r.h"
 echo '#include <vector>' > "$tree/sim/scenario/s.h"
 echo 'int main() {}' > "$tree/sim/main.cc"
@@ -29,6 +30,14 @@ if "$cmake" -DROOT="$tree" -P "$src/cmake/check_layers.cmake" >"$tree/out" 2>&1;
   fail "a source file directly in sim/ was accepted"
 fi
 grep -q 'sim/stray.cc: only sim/main.cc may sit directly in sim/' "$tree/out" || fail "$(cat "$tree/out")"
+# Inside apf/ the folders have an order too: base/ may not reach the filter.
+echo '#include "apf/filter/f.h"' > "$tree/apf/base/up.h"
+if "$cmake" -DROOT="$tree" -P "$src/cmake/check_layers.cmake" >"$tree/out" 2>&1; then
+  fail "apf/base including apf/filter was accepted"
+fi
+grep -q 'apf/base/up.h: includes apf/filter/f.h, but apf_base may include only: apf_base' "$tree/out" ||
+  fail "$(cat "$tree/out")"
+rm "$tree/apf/base/up.h"
 # The real tree passes.
 "$cmake" -DROOT="$src" -P "$src/cmake/check_layers.cmake" >"$tree/out" 2>&1 || fail "$(cat "$tree/out")"
-echo "check_layers: 4 cases passed"
+echo "check_layers: 5 cases passed"

@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "apf/bootstrap.h"
+#include "apf/config/bootstrap.h"
 #include "sim/flowcontrol/loader.h"
 #include "sim/model/classify.h"
 #include "tests/support/test_support.h"

@@ -1,6 +1,6 @@
 // Fuzz target: the JSON requests of `apfsim model classify` (sim/model/classify.h),
 // classified against a 1.36 cluster's default objects as the command does.
-#include "apf/classifier.h"
+#include "apf/classification/classifier.h"
 #include "sim/flowcontrol/loader.h"
 #include "sim/io/json_input.h"
 #include "sim/model/classify.h"

@@ -13,7 +13,7 @@
 #include <map>
 #include <utility>
 
-#include "apf/virtual_time.h"
+#include "apf/base/virtual_time.h"
 
 namespace reference {
 

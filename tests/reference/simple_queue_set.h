@@ -7,7 +7,7 @@
 // and agree on R and every queue's state after every operation. Slow on purpose: use it
 // to check, never to simulate.
 //
-// Tested by (and the reference of) tests/apf/queue_set_reference_test.cc.
+// Tested by (and the reference of) tests/apf/queueing/queue_set_reference_test.cc.
 #ifndef TESTS_REFERENCE_SIMPLE_QUEUE_SET_H_
 #define TESTS_REFERENCE_SIMPLE_QUEUE_SET_H_
 
@@ -19,8 +19,8 @@
 #include <utility>
 #include <vector>
 
-#include "apf/queue_set.h"
-#include "apf/shuffle_sharding.h"
+#include "apf/queueing/queue_set.h"
+#include "apf/queueing/shuffle_sharding.h"
 
 namespace reference {
 

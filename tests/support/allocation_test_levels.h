@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "apf/priority_level_limits.h"
+#include "apf/allocation/priority_level_limits.h"
 
 namespace allocation_test {
 

@@ -5,7 +5,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "apf/classifier.h"
+#include "apf/classification/classifier.h"
 
 namespace test_support {
 

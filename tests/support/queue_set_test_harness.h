@@ -8,8 +8,8 @@
 #include <utility>
 #include <vector>
 
-#include "apf/queue_set.h"
-#include "apf/seat_demand_integrator.h"
+#include "apf/queueing/queue_set.h"
+#include "apf/queueing/seat_demand_integrator.h"
 
 namespace apf_test {
 

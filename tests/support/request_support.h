@@ -6,7 +6,7 @@
 #include <string>
 #include <utility>
 
-#include "apf/request_info.h"
+#include "apf/classification/request_info.h"
 
 namespace test_support {
 

@@ -11,7 +11,7 @@
 #include <optional>
 #include <vector>
 
-#include "apf/rate_limiter.h"
+#include "apf/base/rate_limiter.h"
 #include "sim/engine/random.h"
 
 using apf::kMillisecond;

@@ -5,7 +5,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "apf/virtual_time.h"
+#include "apf/base/virtual_time.h"
 
 using apf::kNever;
 

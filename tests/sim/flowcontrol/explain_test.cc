@@ -5,7 +5,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "apf/user_info.h"
+#include "apf/classification/user_info.h"
 
 namespace {
 

@@ -7,7 +7,7 @@
 #include <catch2/catch.hpp>
 #include <string>
 
-#include "apf/bootstrap_ensurer.h"
+#include "apf/config/bootstrap_ensurer.h"
 #include "sim/flowcontrol/manifest.h"
 
 using sim::FlowControlManifests;

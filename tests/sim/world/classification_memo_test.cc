@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "apf/classifier.h"
-#include "apf/user_info.h"
+#include "apf/classification/classifier.h"
+#include "apf/classification/user_info.h"
 #include "sim/flowcontrol/loader.h"
 #include "tests/support/classification_support.h"
 #include "tests/support/request_support.h"

@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "apf/request_info.h"
-#include "apf/work_estimator.h"
+#include "apf/classification/request_info.h"
+#include "apf/estimation/work_estimator.h"
 #include "sim/scenario/flowcontrol.h"
 #include "sim/scenario/loader.h"
 #include "sim/world/list_page.h"

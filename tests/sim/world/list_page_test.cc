@@ -6,7 +6,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "apf/request_info.h"
+#include "apf/classification/request_info.h"
 
 using sim::ListPage;
 using sim::ServeListPage;
