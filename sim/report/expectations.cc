@@ -6,11 +6,10 @@
 #include <cmath>
 
 #include "sim/io/input_error.h"
+#include "sim/io/text.h"
 
 namespace sim {
 namespace {
-
-double Round6(double x) { return std::round(x * 1e6) / 1e6; }
 
 // Seconds as summary.json writes them: microsecond resolution, six decimals.
 double Seconds(apf::Nanos ns) { return Round6(apf::ToSeconds(ns / 1000 * 1000)); }

@@ -5,11 +5,10 @@
 
 #include "sim/io/duration.h"
 #include "sim/io/input_error.h"
+#include "sim/io/text.h"
 
 namespace sim {
 namespace {
-
-double Round6(double x) { return std::round(x * 1e6) / 1e6; }
 
 nlohmann::json StartJson(const WorstInterval& w) {
   return w.start ? nlohmann::json(apf::ToSeconds(*w.start)) : nlohmann::json(nullptr);

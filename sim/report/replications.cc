@@ -7,10 +7,10 @@
 #include <cmath>
 #include <initializer_list>
 
+#include "sim/io/text.h"
+
 namespace sim {
 namespace {
-
-double Round6(double x) { return std::round(x * 1e6) / 1e6; }
 
 // P(|T| < t) for Student's t with `dof` degrees of freedom: Abramowitz and Stegun 26.7.3
 // (odd) and 26.7.4 (even), with theta = atan(t / sqrt(dof)).

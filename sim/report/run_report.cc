@@ -9,6 +9,7 @@
 #include "apf/queueing/seat_seconds.h"
 #include "sim/io/csv.h"
 #include "sim/io/duration.h"
+#include "sim/io/text.h"
 #include "sim/report/client_metrics_text.h"
 #include "sim/report/debug_dumps.h"
 #include "sim/report/metrics_text.h"
@@ -18,8 +19,6 @@ namespace {
 
 // Seconds with microsecond resolution, trailing zeros dropped: stable across machines.
 std::string Seconds(apf::Nanos ns) { return FormatSeconds(ns / 1000 * 1000); }
-
-double Round6(double x) { return std::round(x * 1e6) / 1e6; }
 
 // A level's rejections by reason, in the order of LevelCounters::rejected.
 nlohmann::json RejectedJson(const std::uint64_t (&rejected)[kRejectionKinds]) {

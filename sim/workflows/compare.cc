@@ -9,6 +9,7 @@
 
 #include "sim/io/input_error.h"
 #include "sim/io/output_file.h"
+#include "sim/io/text.h"
 #include "sim/report/replications.h"
 #include "sim/workflows/provenance.h"
 #include "sim/workflows/replicate.h"
@@ -19,8 +20,6 @@ namespace sim {
 namespace {
 
 namespace fs = std::filesystem;
-
-double Round6(double x) { return std::round(x * 1e6) / 1e6; }
 
 // A compared figure: its name in compare.json, where it is in a summary entry, and
 // whether less of it is better (nullopt: neither, e.g. a limit).
