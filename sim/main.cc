@@ -9,6 +9,7 @@
 
 #include "sim/cli/command.h"
 #include "sim/io/input_error.h"
+#include "sim/io/yaml_input.h"
 #include "sim/workflows/interrupt.h"
 
 namespace {
@@ -60,7 +61,10 @@ int main(int argc, char** argv) {
   }
   const CommandSpec* command = sim::cli::FindCommand("", args[0]);
   if (!command) {
-    std::cerr << "apfsim: unknown command \"" << args[0] << "\" (see apfsim --help)\n";
+    std::vector<std::string> names;
+    for (const CommandSpec& c : sim::cli::CommandsUnder("")) names.emplace_back(c.name);
+    std::cerr << "apfsim: unknown command \"" << args[0] << "\"" << sim::DidYouMean(args[0], names)
+              << " (see apfsim --help)\n";
     return sim::cli::kExitBadInput;
   }
   try {
