@@ -18,6 +18,7 @@ using sim::cli::CommandSpec;
 
 void PrintCommandList(std::string_view parent) {
   for (const CommandSpec& c : sim::cli::CommandsUnder(parent)) {
+    if (c.name.starts_with("__")) continue;  // for the shell completion only
     std::string name(c.name);
     name.resize(std::max<size_t>(name.size() + 2, 14), ' ');
     std::cout << "  " << name << c.summary << "\n";
