@@ -58,11 +58,11 @@ lst["items"].append({
                                            "resources": ["tenantbindings"], "namespaces": ["*"]}]}]},
     "status": {"conditions": [{"type": "Dangling", "status": "False", "reason": "Found",
                                "lastTransitionTime": "2026-11-20T14:00:00Z", "message": ""}]}})
-print("# kubectl get flowschemas,prioritylevelconfigurations -o yaml (composed: see README.md)")
-print(json.dumps(lst, indent=2))
+import yaml
+print(yaml.safe_dump(lst, sort_keys=False, default_flow_style=False), end="")
 PY
 "$apfsim" run recording.yaml --out "$scratch/out" --quiet >/dev/null
-run=$scratch/out/samples-recording
+run=$scratch/out
 {
   cat <<'PROM'
 # HELP kubernetes_build_info [ALPHA] A metric with a constant '1' value labeled by major, minor, git version, git commit, git tree state, build date, Go version, and compiler from which Kubernetes was built, and platform on which it is running.

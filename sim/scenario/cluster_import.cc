@@ -16,6 +16,7 @@
 #include "apf/classification/classifier.h"
 #include "apf/config/bootstrap.h"
 #include "sim/flowcontrol/loader.h"
+#include "sim/flowcontrol/manifest.h"
 #include "sim/io/duration.h"
 #include "sim/io/input_error.h"
 #include "sim/io/input_file.h"
@@ -48,6 +49,33 @@ std::string Rate(double rate) {
   out.precision(6);
   out << std::max(rate, 1e-6);
   return out.str();
+}
+
+// A YAML node as JSON, its scalars typed as YAML 1.2's core schema types them: a quoted
+// scalar (tag "!") is always a string, so `"true"` in an annotation stays a string.
+nlohmann::json NodeToJson(const YAML::Node& node) {
+  switch (node.Type()) {
+    case YAML::NodeType::Map: {
+      nlohmann::json out = nlohmann::json::object();
+      for (const auto& kv : node) out[kv.first.Scalar()] = NodeToJson(kv.second);
+      return out;
+    }
+    case YAML::NodeType::Sequence: {
+      nlohmann::json out = nlohmann::json::array();
+      for (const auto& item : node) out.push_back(NodeToJson(item));
+      return out;
+    }
+    case YAML::NodeType::Scalar: {
+      const std::string& text = node.Scalar();
+      if (node.Tag() == "!") return text;
+      if (text == "true" || text == "false") return text == "true";
+      if (text == "null" || text == "~") return nullptr;
+      const nlohmann::json number = nlohmann::json::parse(text, nullptr, false);
+      return number.is_number() ? number : nlohmann::json(text);
+    }
+    default:
+      return nullptr;
+  }
 }
 
 // ---- objects -------------------------------------------------------------------------
@@ -807,9 +835,7 @@ ClusterImport ImportCluster(const ClusterImportOptions& opt) {
   }
   out << "  flowControl:\n    defaults: true\n    objects:\n";
   for (const YAML::Node& object : objects.exported) {
-    YAML::Emitter em;
-    em << object;
-    std::string text = Indent(em.c_str(), "      ");
+    std::string text = Indent(JsonToYaml(NodeToJson(object)), "      ");
     text.replace(4, 2, "- ");
     out << text;
   }
