@@ -24,7 +24,8 @@ dpkg --root="$root" --force-depends --force-not-root --log=/dev/null -i "$deb" \
   >"$scratch/dpkg.log" 2>&1 || fail "dpkg -i: $(tail -5 "$scratch/dpkg.log")"
 for f in usr/bin/apfsim usr/bin/kubectl-apfsim usr/share/apfsim/scenarios/apf-lab.yaml \
          usr/share/apfsim/scenarios/samples/objects.yaml usr/share/apfsim/tools/plot.py \
-         usr/share/bash-completion/completions/apfsim usr/share/zsh/vendor-completions/_apfsim; do
+         usr/share/bash-completion/completions/apfsim usr/share/zsh/vendor-completions/_apfsim \
+         usr/share/man/man1/apfsim.1; do
   [ -e "$root/$f" ] || fail "the package did not install /$f"
 done
 "$root/usr/bin/apfsim" check "$root/usr/share/apfsim/scenarios/apf-lab.yaml" --quiet \
