@@ -16,9 +16,10 @@ int RunImport(const Args& args) {
   ClusterImportOptions options;
   std::string window_text;
   po::options_description opts("options");
-  opts.add_options()("objects", po::value(&options.objects)->required(),
-                     "`kubectl get flowschemas,prioritylevelconfigurations -o yaml` output (or the first "
-                     "argument)")(
+  opts.add_options()(
+      "objects", po::value(&options.objects)->required(),
+      "`kubectl get flowschemas,prioritylevelconfigurations -o yaml` output (or the first "
+      "argument)")(
       "metrics", po::value(&options.metrics)->composing(),
       "a `kubectl get --raw /metrics` scrape (repeatable: one per replica, or two of one "
       "replica for the counters' window)")("audit", po::value(&options.audit),
@@ -60,7 +61,8 @@ int RunImport(const Args& args) {
     std::string error;
     const auto window = ParseDuration(window_text, &error);
     if (!window || *window <= 0) {
-      throw InputError({"--window", 0, 0}, "", "\"" + window_text + "\" is not a positive duration");
+      throw InputError({"--window", 0, 0}, "",
+                       "\"" + window_text + "\" is not a positive duration");
     }
     options.window = *window;
   }

@@ -139,9 +139,9 @@ std::vector<std::string> CompareWithSuggested(const FlowControlManifests& manife
   std::vector<std::string> edited, own;
   for (const LoadedPriorityLevel& pl : manifests.priority_levels) {
     const std::string& name = pl.object.metadata.name;
-    auto it = std::find_if(boot.suggested_priority_levels.begin(),
-                           boot.suggested_priority_levels.end(),
-                           [&](const auto& s) { return s.metadata.name == name; });
+    auto it =
+        std::find_if(boot.suggested_priority_levels.begin(), boot.suggested_priority_levels.end(),
+                     [&](const auto& s) { return s.metadata.name == name; });
     if (it != boot.suggested_priority_levels.end()) {
       if (!(it->spec == pl.object.spec)) edited.push_back(kPriorityLevelKind + (" " + name));
     } else if (!apf::MandatoryPriorityLevel(name)) {
@@ -150,9 +150,8 @@ std::vector<std::string> CompareWithSuggested(const FlowControlManifests& manife
   }
   for (const LoadedFlowSchema& fs : manifests.flow_schemas) {
     const std::string& name = fs.object.metadata.name;
-    auto it =
-        std::find_if(boot.suggested_flow_schemas.begin(), boot.suggested_flow_schemas.end(),
-                     [&](const auto& s) { return s.metadata.name == name; });
+    auto it = std::find_if(boot.suggested_flow_schemas.begin(), boot.suggested_flow_schemas.end(),
+                           [&](const auto& s) { return s.metadata.name == name; });
     if (it != boot.suggested_flow_schemas.end()) {
       if (!(it->spec == fs.object.spec)) edited.push_back(kFlowSchemaKind + (" " + name));
     } else if (!apf::MandatoryFlowSchema(name)) {
@@ -165,10 +164,10 @@ std::vector<std::string> CompareWithSuggested(const FlowControlManifests& manife
     for (const std::string& x : v) s += (s.empty() ? "" : ", ") + x;
     return s;
   };
-  notes.push_back(edited.empty() ? "no suggested object was edited away from " +
-                                       version.ToString() + "'s suggested spec"
-                                 : "edited away from " + version.ToString() +
-                                       "'s suggested spec: " + join(edited));
+  notes.push_back(
+      edited.empty()
+          ? "no suggested object was edited away from " + version.ToString() + "'s suggested spec"
+          : "edited away from " + version.ToString() + "'s suggested spec: " + join(edited));
   if (!own.empty()) notes.push_back("the cluster's own objects: " + join(own));
   return notes;
 }
@@ -343,8 +342,8 @@ std::optional<ImportedClient> ClientForFlowSchema(const apf::FlowSchema& fs, Req
 // The FlowSchema and level the classifier gives a request.
 std::pair<std::string, std::string> Classify(const apf::Classifier& classifier,
                                              const std::string& user,
-                                             std::vector<std::string> groups,
-                                             const RequestKind& r, const std::string& name = "") {
+                                             std::vector<std::string> groups, const RequestKind& r,
+                                             const std::string& name = "") {
   if (std::find(groups.begin(), groups.end(), "system:authenticated") == groups.end()) {
     groups.push_back("system:authenticated");
   }
@@ -371,7 +370,8 @@ std::string UserOfServiceAccount(const std::string& ns_name) {
 }
 
 std::vector<std::string> GroupsOfServiceAccount(const std::string& ns_name) {
-  return {"system:serviceaccounts", "system:serviceaccounts:" + ns_name.substr(0, ns_name.find('/'))};
+  return {"system:serviceaccounts",
+          "system:serviceaccounts:" + ns_name.substr(0, ns_name.find('/'))};
 }
 
 // The audit log's events must be audit.k8s.io/v1 (the version the reader knows): an event
@@ -387,11 +387,12 @@ void CheckAuditVersion(const std::string& path) {
     if (!event.is_object() || !event.contains("kind") || event["kind"] != "Event") continue;
     const nlohmann::json& version = event.contains("apiVersion") ? event["apiVersion"] : nullptr;
     if (!version.is_string() || version.get<std::string>() != "audit.k8s.io/v1") {
-      throw InputError({path, number, 1}, "apiVersion",
-                       "an audit event of " + (version.is_string() ? version.get<std::string>()
-                                                                   : std::string("no version")) +
-                           ": apfsim reads audit.k8s.io/v1 (the log backend's "
-                           "--audit-log-version default since Kubernetes 1.12)");
+      throw InputError(
+          {path, number, 1}, "apiVersion",
+          "an audit event of " +
+              (version.is_string() ? version.get<std::string>() : std::string("no version")) +
+              ": apfsim reads audit.k8s.io/v1 (the log backend's "
+              "--audit-log-version default since Kubernetes 1.12)");
     }
   }
 }
@@ -504,8 +505,9 @@ ClusterImport ImportCluster(const ClusterImportOptions& opt) {
     }
   }
   if (nominal.empty()) {
-    limit_from = "cannot be read: no apiserver_flowcontrol_nominal_limit_seats in a scrape; "
-                 "the flags' defaults 400 and 200 (--set apiservers.maxRequestsInflight=...)";
+    limit_from =
+        "cannot be read: no apiserver_flowcontrol_nominal_limit_seats in a scrape; "
+        "the flags' defaults 400 and 200 (--set apiservers.maxRequestsInflight=...)";
     guessed.push_back("maxRequestsInflight 400 / maxMutatingRequestsInflight 200: " + limit_from);
   } else {
     double share_sum = 0, seats_sum = 0;
@@ -548,16 +550,17 @@ ClusterImport ImportCluster(const ClusterImportOptions& opt) {
   std::vector<ResourceSpec> resources;
   std::vector<std::string> skipped;
   if (!scrapes.empty()) {
-    resources = ResourcesFromMetricsText(ReadInputText(opt.metrics.front()),
-                                         scrapes.front().source, &skipped);
+    resources = ResourcesFromMetricsText(ReadInputText(opt.metrics.front()), scrapes.front().source,
+                                         &skipped);
     for (const std::string& r : skipped) notes.push_back("resource " + r + ": count -1, left out");
     bool watch_cache = false;
     for (const MetricSample& m : scrapes.front().samples) {
       watch_cache |= m.name.rfind("apiserver_watch_cache_", 0) == 0;
     }
     if (watch_cache) {
-      notes.push_back("watch-cache metrics present: the watch cache serves LISTs as the "
-                      "scenario's consistentListFromCache says (on by default)");
+      notes.push_back(
+          "watch-cache metrics present: the watch cache serves LISTs as the "
+          "scenario's consistentListFromCache says (on by default)");
     }
   }
 
@@ -591,8 +594,8 @@ ClusterImport ImportCluster(const ClusterImportOptions& opt) {
       if (identities.emplace(key, identity).second) order.push_back(key);
       groups_of_user.emplace(identity.user, identity.groups);
       const RequestTemplate& r = row.request;
-      RequestKind kind{r.verb, r.api_group, r.api_version, r.resource, r.subresource,
-                       r.namespace_, "", r.path};
+      RequestKind kind{r.verb,       r.api_group, r.api_version, r.resource, r.subresource,
+                       r.namespace_, "",          r.path};
       if (r.verb == "list" || r.verb == "watch") kind.query = r.query;
       ++counts[key][kind];
     }
@@ -602,8 +605,7 @@ ClusterImport ImportCluster(const ClusterImportOptions& opt) {
     if (opt.audit_as_trace) {
       std::filesystem::path file = std::filesystem::absolute(opt.audit);
       if (!opt.output.empty() && opt.output != "-") {
-        file = std::filesystem::relative(
-            file, std::filesystem::absolute(opt.output).parent_path());
+        file = std::filesystem::relative(file, std::filesystem::absolute(opt.output).parent_path());
       }
       audit_file_in_scenario = file.generic_string();
       clients_from = "the audit log " + opt.audit + ", replayed event by event (spec.auditLog)";
@@ -656,17 +658,17 @@ ClusterImport ImportCluster(const ClusterImportOptions& opt) {
     }
     if (window == 0) {
       window = (two ? 60 : 3600) * apf::kSecond;
-      guessed.push_back(std::string("the window of the dispatched counters, ") +
-                        FormatDuration(window) +
-                        (two ? " between the two scrapes" : " since the apiserver started") +
-                        " (--window)");
+      guessed.push_back(
+          std::string("the window of the dispatched counters, ") + FormatDuration(window) +
+          (two ? " between the two scrapes" : " since the apiserver started") + " (--window)");
     }
-    clients_from = "COARSE: apiserver_flowcontrol_dispatched_requests_total by flow schema and "
-                   "level, " +
-                   std::string(two ? "the difference of two scrapes" : "one scrape's totals") +
-                   " over " + FormatDuration(window) +
-                   "; each client's identity and request are made up to match its FlowSchema's "
-                   "first rule (give --audit for real clients)";
+    clients_from =
+        "COARSE: apiserver_flowcontrol_dispatched_requests_total by flow schema and "
+        "level, " +
+        std::string(two ? "the difference of two scrapes" : "one scrape's totals") + " over " +
+        FormatDuration(window) +
+        "; each client's identity and request are made up to match its FlowSchema's "
+        "first rule (give --audit for real clients)";
     for (const auto& [key, count] : dispatched) {
       if (count <= 0) continue;
       const int index = setup.config.FindFlowSchema(key.first);
@@ -684,10 +686,10 @@ ClusterImport ImportCluster(const ClusterImportOptions& opt) {
       }
       c->name = UniqueName("coarse:" + key.first, &taken);
       c->rates[kind] = count * 1e9 / static_cast<double>(window);
-      const std::string user = c->service_account.empty() ? c->user
-                                                          : UserOfServiceAccount(c->service_account);
-      const auto groups = c->service_account.empty() ? c->groups
-                                                     : GroupsOfServiceAccount(c->service_account);
+      const std::string user =
+          c->service_account.empty() ? c->user : UserOfServiceAccount(c->service_account);
+      const auto groups =
+          c->service_account.empty() ? c->groups : GroupsOfServiceAccount(c->service_account);
       const auto [fs, level] = Classify(classifier, user, groups, kind);
       c->comment = "coarse: " + std::to_string(static_cast<long long>(count)) +
                    " requests dispatched by flow schema " + key.first + " at level " + key.second;
@@ -758,8 +760,8 @@ ClusterImport ImportCluster(const ClusterImportOptions& opt) {
                            "a dump_requests row has 18 cells (includeRequestDetails=1)");
         }
         const std::string& user = row.cells[10];
-        auto groups = groups_of_user.count(user) ? groups_of_user[user]
-                                                 : std::vector<std::string>{};
+        auto groups =
+            groups_of_user.count(user) ? groups_of_user[user] : std::vector<std::string>{};
         if (user.rfind("system:serviceaccount:", 0) == 0 && !groups_of_user.count(user)) {
           groups = {"system:serviceaccounts",
                     "system:serviceaccounts:" + user.substr(22, user.find(':', 22) - 22)};
@@ -777,9 +779,9 @@ ClusterImport ImportCluster(const ClusterImportOptions& opt) {
         const auto [fs_name, level] = Classify(classifier, user, groups, kind, row.cells[14]);
         ++checked;
         if (fs_name != row.cells[1] || level != row.cells[0]) {
-          bad.push_back(requests_file.filename().string() + ":" + std::to_string(row.line) +
-                        ": " + user + " " + kind.verb + " " + row.cells[12] +
-                        " was in flow schema " + row.cells[1] + " at level " + row.cells[0] +
+          bad.push_back(requests_file.filename().string() + ":" + std::to_string(row.line) + ": " +
+                        user + " " + kind.verb + " " + row.cells[12] + " was in flow schema " +
+                        row.cells[1] + " at level " + row.cells[0] +
                         "; the import classifies it into " + fs_name + " at " + level);
         }
       }

@@ -52,8 +52,8 @@ struct ClusterImportOptions {
 };
 
 struct ClusterImport {
-  std::string scenario_yaml;       // the whole scenario, comments included
-  std::vector<std::string> notes;  // what the header says, also printed on stderr
+  std::string scenario_yaml;            // the whole scenario, comments included
+  std::vector<std::string> notes;       // what the header says, also printed on stderr
   std::vector<std::string> mismatches;  // where the dumps disagree with the import
 };
 

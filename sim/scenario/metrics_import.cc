@@ -60,9 +60,9 @@ std::vector<MetricSample> ParseMetricsText(std::string_view text, const std::str
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.empty() || line[0] == '#') continue;
     auto fail = [&](const std::string& why) -> void {
-      throw InputError({source, number, 1}, "",
-                       "not Prometheus text format (as `kubectl get --raw /metrics` prints it): " +
-                           why);
+      throw InputError(
+          {source, number, 1}, "",
+          "not Prometheus text format (as `kubectl get --raw /metrics` prints it): " + why);
     };
     MetricSample s;
     s.line = number;
@@ -74,7 +74,8 @@ std::vector<MetricSample> ParseMetricsText(std::string_view text, const std::str
       const size_t close = line.find('}', i);
       std::string duplicate;
       if (close == std::string::npos ||
-          !ParseLabels(std::string_view(line).substr(i + 1, close - i - 1), &s.labels, &duplicate)) {
+          !ParseLabels(std::string_view(line).substr(i + 1, close - i - 1), &s.labels,
+                       &duplicate)) {
         fail(duplicate.empty() ? "malformed labels of " + s.name
                                : "the label " + duplicate + " is given twice in one sample");
       }
