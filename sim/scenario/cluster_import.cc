@@ -120,7 +120,7 @@ ImportedObjects ReadObjects(const std::string& path) {
     out.exported.push_back(trimmed);
   }
   for (const auto& [kind, count] : other_kinds) {
-    out.notes.push_back(std::to_string(count) + " object(s) of kind " + kind + " in " + source +
+    out.notes.push_back(source + ": " + std::to_string(count) + " object(s) of kind " + kind +
                         " left out: only FlowSchemas and PriorityLevelConfigurations shape APF");
   }
   if (out.exported.empty()) {
