@@ -96,6 +96,13 @@ std::string ManPage() {
   out +=
       ".SH OTHER COMMANDS\nThe options of the other commands are listed by "
       "\\fBapfsim\\fR \\fICOMMAND\\fR \\fB\\-\\-help\\fR.\n"
+      ".SH KUBECTL APFSIM\nThe kubectl plugin \\fBkubectl\\-apfsim\\fR, installed beside apfsim:\n"
+      ".TP\n\\fBkubectl apfsim snapshot \\-o\\fR \\fIDIR\\fR [\\fB\\-\\-context\\fR \\fINAME\\fR] "
+      "[\\fB\\-\\-kubeconfig\\fR \\fIFILE\\fR]\nrecords the flow\\-control objects, a /metrics "
+      "scrape and the APF debug dumps of the current context, and runs \\fBapfsim import\\fR "
+      "on them into \\fIDIR\\fR/scenario.yaml\n"
+      ".TP\n\\fBkubectl apfsim run\\fR|\\fBcheck\\fR|\\fBcompare\\fR|\\fBexplain\\fR|\\fBlint\\fR "
+      "\\fIARGS\\fR...\npassed to apfsim; \\fBlint\\fR without a file lints the live objects\n"
       ".SH EXIT STATUS\n.TP\n0\nsuccess\n.TP\n1\nan expectation in a scenario failed\n.TP\n2\n"
       "bad usage or bad input\n.TP\n3\ninternal error\n.TP\n130, 143\ninterrupted by SIGINT or "
       "SIGTERM; nothing half\\-written\n"

@@ -44,14 +44,14 @@ int RunImport(const Args& args) {
   po::variables_map vm;
   if (!ParseCommandLine(
           args,
-          "apfsim import --objects FILE [--metrics FILE]... [--audit FILE] [--dumps DIR] "
-          "[--kubernetes-version V] [--replicas N] -o scenario.yaml",
+          "apfsim import --objects FILE [--metrics FILE]... [--audit FILE] [--dumps DIR]\n"
+          "                     [--kubernetes-version V] [--replicas N] -o scenario.yaml",
           opts, &positional, vm,
-          "apfsim import --objects scenarios/samples/objects.yaml --metrics "
-          "scenarios/samples/metrics.prom -o imported.yaml\n"
-          "apfsim import --objects scenarios/samples/objects.yaml --metrics "
-          "scenarios/samples/metrics.prom --audit scenarios/samples/audit.log --dumps "
-          "scenarios/samples -o imported.yaml")) {
+          "apfsim import --objects scenarios/samples/objects.yaml \\\n"
+          "    --metrics scenarios/samples/metrics.prom -o imported.yaml\n"
+          "apfsim import --objects scenarios/samples/objects.yaml \\\n"
+          "    --metrics scenarios/samples/metrics.prom --audit scenarios/samples/audit.log \\\n"
+          "    --dumps scenarios/samples -o imported.yaml")) {
     return kExitOk;
   }
   if (vm.count("replicas") && options.replicas < 1) {
