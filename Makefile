@@ -15,7 +15,7 @@ LAUNCHER = $(if $(CCACHE),-DCMAKE_CXX_COMPILER_LAUNCHER=$(CCACHE) -DCMAKE_C_COMP
 export CCACHE_BASEDIR ?= $(CURDIR)
 
 .PHONY: deps configure build test demo bench sanitize tsan determinism fuzz format-check clean \
-	static image
+	static image install package
 
 deps:
 	@tools/install-deps.sh
@@ -28,6 +28,15 @@ build: configure
 
 test: build format-check
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+
+# `make install PREFIX=/usr/local`: apfsim, kubectl-apfsim, the tools and the scenarios
+# (doc/import.md, "Installing"); `make package`: the .deb of the same tree, with CPack.
+PREFIX ?= /usr/local
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
+
+package: build
+	cd $(BUILD) && cpack -G DEB
 
 demo: build
 	@tools/demo.sh $(APFSIM) $(OUT)

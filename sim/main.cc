@@ -9,6 +9,7 @@
 
 #include "sim/cli/command.h"
 #include "sim/io/input_error.h"
+#include "sim/io/yaml_input.h"
 #include "sim/workflows/interrupt.h"
 
 namespace {
@@ -17,6 +18,7 @@ using sim::cli::CommandSpec;
 
 void PrintCommandList(std::string_view parent) {
   for (const CommandSpec& c : sim::cli::CommandsUnder(parent)) {
+    if (c.name.starts_with("__")) continue;  // for the shell completion only
     std::string name(c.name);
     name.resize(std::max<size_t>(name.size() + 2, 14), ' ');
     std::cout << "  " << name << c.summary << "\n";
@@ -60,7 +62,10 @@ int main(int argc, char** argv) {
   }
   const CommandSpec* command = sim::cli::FindCommand("", args[0]);
   if (!command) {
-    std::cerr << "apfsim: unknown command \"" << args[0] << "\" (see apfsim --help)\n";
+    std::vector<std::string> names;
+    for (const CommandSpec& c : sim::cli::CommandsUnder("")) names.emplace_back(c.name);
+    std::cerr << "apfsim: unknown command \"" << args[0] << "\"" << sim::DidYouMean(args[0], names)
+              << " (see apfsim --help)\n";
     return sim::cli::kExitBadInput;
   }
   try {

@@ -7,6 +7,7 @@
 
 #include "sim/io/input_error.h"
 #include "sim/io/input_file.h"
+#include "sim/io/yaml_input.h"
 
 namespace po = boost::program_options;
 
@@ -72,7 +73,20 @@ bool ParseCommandLine(const Args& args, const std::string& usage, po::options_de
   auto parser = po::command_line_parser(args).options(options);
   po::positional_options_description none;
   parser.positional(positional ? *positional : none);
-  const po::parsed_options parsed = parser.run();
+  po::parsed_options parsed(&options);
+  try {
+    parsed = parser.run();
+  } catch (const po::unknown_option& e) {
+    // A misspelt flag gets the nearest one of this command, as a misspelt field does.
+    const std::string given = e.get_option_name();
+    std::vector<std::string> known;
+    for (const auto& d : options.options()) known.push_back("--" + d->long_name());
+    std::string word = given;
+    if (const std::size_t eq = word.find('='); eq != std::string::npos) word.resize(eq);
+    const std::string near = DidYouMean(word, known);
+    throw InputError({word, 0, 0}, "",
+                     "unknown option" + (near.empty() ? " (see --help for the options)" : near));
+  }
   RefuseNegativeUnsigned(parsed, options);
   po::store(parsed, values);
   if (values.count("help")) {

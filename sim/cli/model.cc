@@ -17,6 +17,7 @@
 #include "sim/io/input_error.h"
 #include "sim/io/json_input.h"
 #include "sim/io/json_reader.h"
+#include "sim/io/yaml_input.h"
 #include "sim/model/allocation.h"
 #include "sim/model/classify.h"
 #include "sim/model/dealer.h"
@@ -298,7 +299,10 @@ int RunModel(const Args& args) {
   for (const ModelCommand& m : kModels) {
     if (m.name == args[0]) return RunModelCommand(m, Args(args.begin() + 1, args.end()));
   }
-  std::cerr << "apfsim model: unknown model \"" << args[0] << "\" (see apfsim model --help)\n";
+  std::vector<std::string> names;
+  for (const ModelCommand& m : kModels) names.emplace_back(m.name);
+  std::cerr << "apfsim model: unknown model \"" << args[0] << "\"" << DidYouMean(args[0], names)
+            << " (see apfsim model --help)\n";
   return kExitBadInput;
 }
 

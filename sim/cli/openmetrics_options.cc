@@ -9,18 +9,6 @@ namespace po = boost::program_options;
 
 namespace sim::cli {
 
-void AddOpenMetricsOptions(po::options_description& options) {
-  options.add_options()(
-      "openmetrics", po::bool_switch(),
-      "also write metrics.om: the metrics at the end of every report interval, in OpenMetrics "
-      "text for `promtool tsdb create-blocks-from openmetrics`")(
-      "start-time", po::value<std::string>(),
-      "with --openmetrics: the wall-clock time of the run's start, RFC 3339 or now (default "
-      "2026-01-01T00:00:00Z)")("label", po::value<std::vector<std::string>>()->composing(),
-                               "with --openmetrics: add NAME=VALUE to every series, e.g. "
-                               "job=kube-apiserver (repeatable)");
-}
-
 std::optional<OpenMetricsOptions> OpenMetricsFrom(const po::variables_map& values) {
   if (!values["openmetrics"].as<bool>()) {
     for (const char* flag : {"start-time", "label"}) {

@@ -1,5 +1,6 @@
-// The options of `apfsim run` and `compare` that ask for metrics.om
-// (sim/report/openmetrics.h): --openmetrics, --start-time and --label.
+// Reads back the flags of `apfsim run` and `compare` that ask for metrics.om
+// (sim/report/openmetrics.h): --openmetrics, --start-time and --label (declared in
+// sim/cli/flags.cc's table).
 // Tested by tests/sim/report/openmetrics_test.cc.
 #ifndef SIM_CLI_OPENMETRICS_OPTIONS_H_
 #define SIM_CLI_OPENMETRICS_OPTIONS_H_
@@ -11,7 +12,6 @@
 
 namespace sim::cli {
 
-void AddOpenMetricsOptions(boost::program_options::options_description& options);
 // Empty without --openmetrics. A bad --start-time or --label, or either without
 // --openmetrics, throws InputError.
 std::optional<OpenMetricsOptions> OpenMetricsFrom(

@@ -12,7 +12,7 @@
 #include <iterator>
 
 #include "sim/cli/command.h"
-#include "sim/cli/run_options.h"
+#include "sim/cli/flags.h"
 #include "sim/io/duration.h"
 #include "sim/io/input_error.h"
 #include "sim/io/input_file.h"
@@ -52,28 +52,7 @@ int RunMerge(const Args& args) {
 int RunSweepCommand(const Args& args) {
   if (!args.empty() && args[0] == "merge") return RunMerge(Args(args.begin() + 1, args.end()));
   po::options_description options("apfsim sweep options");
-  SweepRequest request;
-  std::vector<std::string> varies;
-  std::string shard;
-  options.add_options()("scenario", po::value(&request.scenario_file)->required(),
-                        "the scenario file")(
-      "vary", po::value(&varies)->composing()->required(),
-      "PATH=LIST: a --set path and its values, a,b,c or FROM..TO:STEP (repeatable: the grid "
-      "is every combination, the first --vary outermost)")(
-      "set", po::value(&request.overrides)->composing(),
-      "override a value in every run: PATH=VALUE (repeatable)")(
-      "seed", po::value<std::uint64_t>(), "the seed of every run (default: the scenario's)")(
-      "jobs,j", po::value(&request.jobs), "runs at once (default: one per core)")(
-      "out", po::value(&request.out_dir), "output folder (default out/<scenario name>-sweep)")(
-      "shard", po::value(&shard),
-      "I/N: run only the grid points whose index is I modulo N (I from 0) and write "
-      "sweep.part-I-of-N.csv; join the parts with `apfsim sweep merge`")(
-      "timelines", po::bool_switch(&request.timelines),
-      "also write each run's timeline.csv and clients.csv under runs/<index>/")(
-      "no-plot", "do not draw sweep.png")("quiet", "print nothing but errors");
-  AddRunBudgetOptions(options);
-  AddSeedsOptions(options, false);
-  AddProgressOption(options);
+  AddTableFlags("sweep", options);
   po::positional_options_description positional;
   positional.add("scenario", 1);
   po::variables_map values;
@@ -89,20 +68,25 @@ int RunSweepCommand(const Args& args) {
           "    --shard 0/4 --out results --progress always")) {
     return kExitOk;
   }
-  for (const std::string& v : varies) request.axes.push_back(ParseSweepAxis(v));
-  if (values.count("seed")) request.seed = values["seed"].as<std::uint64_t>();
-  request.seeds = SeedsOptionsFrom(values).seeds;
-  if (!shard.empty()) request.shard = ParseSweepShard(shard);
-  if (values.count("jobs") && request.jobs < 1) {
-    throw InputError({"--jobs", 0, 0}, "", "must be at least 1");
+  const ScenarioFlags flags = ScenarioFlagsFrom(values);
+  SweepRequest request;
+  request.scenario_file = flags.scenario();
+  request.out_dir = flags.out;
+  request.overrides = flags.sets;
+  request.seed = flags.seed;
+  request.seeds = flags.seeds;
+  request.jobs = flags.jobs;
+  request.quiet = flags.quiet;
+  request.progress = flags.progress;
+  request.budget = flags.budget;
+  request.timelines = values["timelines"].as<bool>();
+  for (const std::string& v : values["vary"].as<std::vector<std::string>>()) {
+    request.axes.push_back(ParseSweepAxis(v));
   }
-  const bool quiet = values.count("quiet") > 0;
-  request.quiet = quiet;
-  request.progress = ProgressModeFrom(values);
-  request.budget = RunBudgetFrom(values);
+  if (values.count("shard")) request.shard = ParseSweepShard(values["shard"].as<std::string>());
   const InterruptGuard interrupt_guard;
   const SweepOutcome outcome = RunSweep(request);
-  if (!request.shard && !values.count("no-plot")) {
+  if (!request.shard && !flags.no_plot) {
     std::string why;
     // A --subtitle line (the run's provenance) may be added to these arguments.
     const std::vector<std::string> plot_args = {outcome.csv_path, "--out",
@@ -112,7 +96,7 @@ int RunSweepCommand(const Args& args) {
       std::cerr << "apfsim sweep: no plot: " << why << "\n";
     }
   }
-  if (!quiet) {
+  if (!flags.quiet) {
     std::cout << outcome.table << "\n" << outcome.runs << " runs; " << outcome.csv_path << "\n";
   }
   return kExitOk;

@@ -10,7 +10,7 @@
 #include <sstream>
 
 #include "sim/cli/command.h"
-#include "sim/cli/run_options.h"
+#include "sim/cli/flags.h"
 #include "sim/report/plot_tool.h"
 #include "sim/workflows/interrupt.h"
 
@@ -31,23 +31,7 @@ std::vector<std::string> SplitList(const std::string& text) {
 
 int RunTuneCommand(const Args& args) {
   po::options_description options("apfsim tune options");
-  TuneRequest request;
-  std::string only_levels;
-  options.add_options()("scenario", po::value(&request.scenario_file)->required(),
-                        "the scenario; its spec.expect is the goal")(
-      "budget", po::value(&request.budget)->default_value(200),
-      "runs the search may spend (the compare of the fix at the end is not counted)")(
-      "out", po::value(&request.out_dir),
-      "folder for fix.yaml, tune.json, compare.json (default out/<scenario file>-tune)")(
-      "only-levels", po::value(&only_levels),
-      "change only these priority levels (comma-separated; flags and a fence are still tried)")(
-      "no-fence", po::bool_switch(&request.no_fence), "do not try a fence")(
-      "keep-flags", po::bool_switch(&request.keep_flags),
-      "leave maxRequestsInflight and maxMutatingRequestsInflight as they are")(
-      "no-compare", "do not run the scenario before and after the fix at the end")(
-      "no-plot", "do not draw compare.png");
-  AddRunBudgetOptions(options);
-  AddSeedsOptions(options, true);
+  AddTableFlags("tune", options);
   po::positional_options_description positional;
   positional.add("scenario", 1);
   po::variables_map values;
@@ -58,12 +42,20 @@ int RunTuneCommand(const Args& args) {
           "--seeds 11..20")) {
     return kExitOk;
   }
-  request.only_levels = SplitList(only_levels);
-  request.run_budget = RunBudgetFrom(values);
-  const SeedsOptions seeds = SeedsOptionsFrom(values);
-  request.seeds = seeds.seeds.empty() ? std::vector<std::uint64_t>{1, 2, 3} : seeds.seeds;
-  request.jobs = seeds.jobs;
-  request.compare = !values.count("no-compare");
+  const ScenarioFlags flags = ScenarioFlagsFrom(values);
+  TuneRequest request;
+  request.scenario_file = flags.scenario();
+  request.out_dir = flags.out;
+  request.budget = values["budget"].as<int>();
+  if (values.count("only-levels")) {
+    request.only_levels = SplitList(values["only-levels"].as<std::string>());
+  }
+  request.no_fence = values["no-fence"].as<bool>();
+  request.keep_flags = values["keep-flags"].as<bool>();
+  request.run_budget = flags.budget;
+  request.seeds = flags.seeds.empty() ? std::vector<std::uint64_t>{1, 2, 3} : flags.seeds;
+  request.jobs = flags.jobs;
+  request.compare = !values["no-compare"].as<bool>();
   if (request.out_dir.empty()) {
     std::string stem = request.scenario_file.substr(request.scenario_file.find_last_of('/') + 1);
     request.out_dir = "out/" + stem.substr(0, stem.find_last_of('.')) + "-tune";
@@ -71,7 +63,7 @@ int RunTuneCommand(const Args& args) {
   const InterruptGuard interrupt_guard;
   const TuneOutcome outcome = RunTune(request);
   std::cout << outcome.message;
-  if (request.compare && !values.count("no-plot")) {
+  if (request.compare && !flags.no_plot) {
     const std::string side = "/seed-" + std::to_string(request.seeds[0]);
     std::string why;
     if (!RunPlotTool("plot.py",

@@ -146,6 +146,7 @@ bool AuditLogReader::ReadEvent() {
     const nlohmann::json& who = imp != event.end() && imp->is_object() ? *imp : *user_it;
     Pending p;
     p.identity.user = StringAt(who, "username");
+    p.identity.user_agent = StringAt(event, "userAgent");
     if (auto g = who.find("groups"); g != who.end() && g->is_array()) {
       for (const auto& group : *g) {
         if (group.is_string()) p.identity.groups.push_back(group.get<std::string>());

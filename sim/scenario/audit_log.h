@@ -41,6 +41,7 @@ std::optional<apf::Nanos> ParseRfc3339(std::string_view text);
 struct AuditIdentity {
   std::string user;
   std::vector<std::string> groups;
+  std::string user_agent;  // the event's userAgent: not part of the identity's key
 };
 // A key naming an identity (user and groups), for maps.
 std::string AuditIdentityKey(const AuditIdentity& identity);

@@ -43,7 +43,57 @@ bool ParseLabels(std::string_view block, std::map<std::string, std::string>* lab
   return true;
 }
 
+bool IsMetricNameChar(char c, bool first) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == ':' ||
+         (!first && c >= '0' && c <= '9');
+}
+
 }  // namespace
+
+std::vector<MetricSample> ParseMetricsText(std::string_view text, const std::string& source) {
+  std::vector<MetricSample> samples;
+  std::istringstream in{std::string(WithoutByteOrderMark(text))};
+  std::string line;
+  int number = 0;
+  while (std::getline(in, line)) {
+    ++number;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty() || line[0] == '#') continue;
+    auto fail = [&](const std::string& why) -> void {
+      throw InputError(
+          {source, number, 1}, "",
+          "not Prometheus text format (as `kubectl get --raw /metrics` prints it): " + why);
+    };
+    MetricSample s;
+    s.line = number;
+    size_t i = 0;
+    while (i < line.size() && IsMetricNameChar(line[i], i == 0)) ++i;
+    if (i == 0) fail("a sample line starts with a metric name");
+    s.name = line.substr(0, i);
+    if (i < line.size() && line[i] == '{') {
+      const size_t close = line.find('}', i);
+      std::string duplicate;
+      if (close == std::string::npos ||
+          !ParseLabels(std::string_view(line).substr(i + 1, close - i - 1), &s.labels,
+                       &duplicate)) {
+        fail(duplicate.empty() ? "malformed labels of " + s.name
+                               : "the label " + duplicate + " is given twice in one sample");
+      }
+      i = close + 1;
+    }
+    if (i >= line.size() || line[i] != ' ') fail("expected a space and a value after " + s.name);
+    std::istringstream value_in(line.substr(i));
+    std::string value_text;
+    value_in >> value_text;
+    char* end = nullptr;
+    s.value = std::strtod(value_text.c_str(), &end);
+    if (value_text.empty() || *end != '\0') {
+      fail("expected a number as the value of " + s.name + ", found \"" + value_text + "\"");
+    }
+    samples.push_back(std::move(s));
+  }
+  return samples;
+}
 
 // The most objects and bytes of one resource accepted: far beyond any etcd's, and small
 // enough that the rounding to int64 below cannot overflow (llround of 1e300 is undefined).

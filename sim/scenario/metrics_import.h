@@ -10,6 +10,7 @@
 #ifndef SIM_SCENARIO_METRICS_IMPORT_H_
 #define SIM_SCENARIO_METRICS_IMPORT_H_
 
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,6 +29,19 @@ std::vector<ResourceSpec> ResourcesFromMetricsText(std::string_view text, const 
                                                    std::vector<std::string>* skipped = nullptr);
 std::vector<ResourceSpec> ResourcesFromMetricsFile(const std::string& path,
                                                    std::vector<std::string>* skipped = nullptr);
+
+// One sample of a Prometheus text-format scrape.
+struct MetricSample {
+  std::string name;
+  std::map<std::string, std::string> labels;
+  double value = 0;  // may be NaN or infinite, as the format allows
+  int line = 0;      // 1-based, in the scrape
+};
+
+// Every sample of a scrape, in order. A line that is neither a comment, blank, nor a sample
+// `name{labels} value [timestamp]` is an InputError at `source`:line, so that a file that is
+// not a scrape at all (a YAML file, an HTML error page) is refused at its first line.
+std::vector<MetricSample> ParseMetricsText(std::string_view text, const std::string& source);
 
 }  // namespace sim
 

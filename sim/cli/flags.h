@@ -1,0 +1,114 @@
+// The flags of the commands that run scenarios (run, check, compare, sweep, tune), in one
+// table: each flag's name, value, help, default and the commands that take it. Commands
+// declare their flags from it (AddTableFlags) and read the shared ones back with one reader
+// (ScenarioFlagsFrom); `--help`, the man page and the shell completion
+// (sim/cli/help_generators.h) are written from it, so a flag is described once.
+//
+// Adding a flag is one row of FlagTable() in sim/cli/flags.cc:
+//   {"trace-window", 0, FlagValue::kText, "FROM..TO", "run compare",
+//    "write trace.jsonl only for calls in this part of the run, e.g. 6m..8m"},
+// A flag every scenario command shares names all five commands and, when its value is
+// common to them, gets a field in ScenarioFlags, filled in ScenarioFlagsFrom. A flag whose
+// meaning differs between commands gets one row per meaning, each naming its commands (see
+// "out"); a command reads its own flags from the variables_map, by name.
+#ifndef SIM_CLI_FLAGS_H_
+#define SIM_CLI_FLAGS_H_
+
+#include <boost/program_options.hpp>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "sim/report/interval_figures.h"
+#include "sim/report/openmetrics.h"
+#include "sim/scenario/run_budget.h"
+#include "sim/workflows/progress.h"
+
+namespace sim::cli {
+
+enum class FlagValue {
+  kSwitch,    // no value: present or not
+  kText,      // one string
+  kTextList,  // a string, repeatable (and the positional scenario list of check)
+  kCount,     // a non-negative integer (std::uint64_t)
+  kInt,       // an integer (int)
+};
+
+// What a shell completes after the flag.
+enum class FlagCompletion {
+  kNone,
+  kScenario,  // a scenario file (*.yaml)
+  kYaml,      // another YAML file: an overlay, flow-control manifests
+  kFile,      // any file
+  kDir,       // a folder
+  kLevel,     // a priority level or client of the scenario on the line
+};
+
+struct FlagSpec {
+  // A row reads as the table is written: the fields after `help` may be left out.
+  FlagSpec(std::string name, char short_name, FlagValue value, std::string value_name,
+           std::string commands, std::string help, std::string default_text = "",
+           FlagCompletion completion = FlagCompletion::kNone, bool required = false)
+      : name(std::move(name)),
+        short_name(short_name),
+        value(value),
+        value_name(std::move(value_name)),
+        commands(std::move(commands)),
+        help(std::move(help)),
+        default_text(std::move(default_text)),
+        completion(completion),
+        required(required) {}
+
+  std::string name;  // the long name, without "--"
+  char short_name;   // 0: none
+  FlagValue value;
+  std::string value_name;  // in the man page: "N", "PATH=VALUE" ("" for a switch)
+  std::string commands;    // the commands that take it, space-separated: "run check"
+  std::string help;
+  std::string default_text;  // "": no default; else the value's default as text
+  FlagCompletion completion;
+  bool required;
+};
+
+// Every row, in the order --help lists them.
+const std::vector<FlagSpec>& FlagTable();
+// The rows `command` takes, in table order.
+std::vector<const FlagSpec*> FlagsOf(std::string_view command);
+// The row of --`name` for `command`, or null.
+const FlagSpec* FindFlag(std::string_view command, std::string_view name);
+
+// Declares every flag of `command` in `options` (a --help is added by ParseCommandLine).
+void AddTableFlags(std::string_view command, boost::program_options::options_description& options);
+
+// What the shared flags say, read back once for every command. A field stays at its
+// default when the command does not take the flag.
+struct ScenarioFlags {
+  std::vector<std::string> scenarios;             // the positional SCENARIO (check takes several)
+  std::string out;                                // --out ("": the command's default folder)
+  std::optional<std::uint64_t> seed;              // --seed
+  std::vector<std::uint64_t> seeds;               // --seeds LIST; empty: one run
+  int jobs = 0;                                   // --jobs; 0: one per core
+  std::vector<std::string> sets;                  // --set PATH=VALUE, in order
+  std::vector<std::string> overlays;              // --overlay FILE, in order
+  std::optional<std::string> interval;            // --interval
+  std::optional<ReportWindow> window;             // --window FROM..TO
+  bool quiet = false;                             // --quiet
+  bool no_plot = false;                           // --no-plot
+  ProgressMode progress = ProgressMode::kNever;   // --progress (auto unless given)
+  RunBudget budget;                               // --max-events, --max-wall-time, ...
+  std::optional<OpenMetricsOptions> openmetrics;  // --openmetrics with --start-time, --label
+
+  const std::string& scenario() const { return scenarios.front(); }
+};
+
+// Reads the shared flags from a parsed command line. A bad --seeds, --jobs below 1, --seed
+// with --seeds, a bad --window, --max-wall-time or --progress, or an OpenMetrics flag
+// without --openmetrics throws InputError naming the flag.
+ScenarioFlags ScenarioFlagsFrom(const boost::program_options::variables_map& values);
+
+}  // namespace sim::cli
+
+#endif  // SIM_CLI_FLAGS_H_
