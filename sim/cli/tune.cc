@@ -7,10 +7,10 @@
 #include "sim/workflows/tune.h"
 
 #include <iostream>
-#include <sstream>
 
 #include "sim/cli/command.h"
 #include "sim/cli/flags.h"
+#include "sim/io/text.h"
 #include "sim/report/plot_tool.h"
 #include "sim/workflows/interrupt.h"
 
@@ -18,16 +18,6 @@ namespace po = boost::program_options;
 
 namespace sim::cli {
 namespace {
-
-std::vector<std::string> SplitList(const std::string& text) {
-  std::vector<std::string> items;
-  std::stringstream in(text);
-  std::string item;
-  while (std::getline(in, item, ',')) {
-    if (!item.empty()) items.push_back(item);
-  }
-  return items;
-}
 
 int RunTuneCommand(const Args& args) {
   po::options_description options("apfsim tune options");
@@ -48,7 +38,7 @@ int RunTuneCommand(const Args& args) {
   request.out_dir = flags.out;
   request.budget = values["budget"].as<int>();
   if (values.count("only-levels")) {
-    request.only_levels = SplitList(values["only-levels"].as<std::string>());
+    request.only_levels = Split(values["only-levels"].as<std::string>(), ',', EmptyParts::kSkip);
   }
   request.no_fence = values["no-fence"].as<bool>();
   request.keep_flags = values["keep-flags"].as<bool>();

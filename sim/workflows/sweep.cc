@@ -16,6 +16,7 @@
 #include "sim/io/file_digest.h"
 #include "sim/io/input_error.h"
 #include "sim/io/output_file.h"
+#include "sim/io/text.h"
 #include "sim/report/replications.h"
 #include "sim/workflows/interrupt.h"
 #include "sim/workflows/provenance.h"
@@ -43,21 +44,6 @@ nlohmann::json MeansOf(const nlohmann::json& replications) {
 
 [[noreturn]] void Fail(const std::string& flag, const std::string& text, const std::string& why) {
   throw InputError({flag, 0, 0}, text, why);
-}
-
-std::vector<std::string> Split(const std::string& text, char sep) {
-  std::vector<std::string> parts;
-  std::string cur;
-  for (char ch : text) {
-    if (ch == sep) {
-      parts.push_back(cur);
-      cur.clear();
-    } else {
-      cur += ch;
-    }
-  }
-  parts.push_back(cur);
-  return parts;
 }
 
 // A decimal number as an integer count of 10^-decimals, so that a range's steps add up
