@@ -1,4 +1,4 @@
-// Whole runs of the simulator (issue 7, "Performance and determinism"): a scenario from
+// Whole runs of the simulator: a scenario from
 // file to outputs through sim::RunScenario, as `apfsim run --quiet` does it, timed in wall
 // time. Counters: items_per_second is simulated attempts (requests that reached an
 // apiserver, retries included) per wall second; peak_rss_MB is the process's peak resident

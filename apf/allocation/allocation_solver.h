@@ -1,4 +1,4 @@
-// The fair-proportion solver of APF borrowing (APF-SPEC 3.5), mirroring
+// The fair-proportion solver of APF borrowing (doc/model.md#allocation-solver), mirroring
 // computeConcurrencyAllocation in k8s.io/apiserver pkg/util/flowcontrol/conc_alloc.go.
 //
 // Given a required total and, per priority level, a lower bound, an upper bound and a

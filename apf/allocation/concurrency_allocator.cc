@@ -174,7 +174,7 @@ void ConcurrencyAllocator::Adjust(const SeatDemandReset& reset_demand) {
   // Limited level gets its minCL; when it covers those but not every level's
   // minCurrentCL, each gets minCL plus the same fraction of its way to minCurrentCL;
   // otherwise the fair-proportion solver divides the whole nominal sum, not just what the
-  // Exempt levels left (as the Go code does; the KEP says otherwise, APF-SPEC 8.6).
+  // Exempt levels left (as the Go code does; the KEP says otherwise, doc/model.md#docs-vs-code).
   enum class Regime { kMinimum, kShareOfPeaks, kFairProportion } regime;
   double share_frac = 0;
   ConcurrencyAllocation solved;

@@ -1,5 +1,5 @@
 // How one apiserver divides its seats among priority levels, and re-divides them as
-// demand moves ("borrowing"): APF-SPEC 3.1-3.7, mirroring the allocation half of
+// demand moves ("borrowing"): doc/model.md#nominal-seats, mirroring the allocation half of
 // k8s.io/apiserver pkg/util/flowcontrol/apf_controller.go (finishQueueSetReconfigsLocked,
 // processOldPLsLocked, imaginePL, updateBorrowingLocked, seatDemandStats).
 //
@@ -107,7 +107,7 @@ class ConcurrencyAllocator {
                 DigestOutcome* outcome);
 
   // The periodic re-division (updateBorrowing): reads every level's seat demand once,
-  // updates its statistics and sets every level's current_cl (APF-SPEC 3.4).
+  // updates its statistics and sets every level's current_cl (doc/model.md#borrowing).
   void Adjust(const SeatDemandReset& reset_demand);
 
   const std::vector<PriorityLevelAllocation>& levels() const { return levels_; }

@@ -1,8 +1,8 @@
 // The static concurrency limits of one priority level, fixed at each configuration
-// digestion (APF-SPEC 3.1, 3.2; apf_controller.go finishQueueSetReconfigsLocked and
-// plSpecCommons): its nominal limit (its share of the server's seats), how many of those
-// it may lend (minCL is what it keeps) and how many it may borrow (maxCL is the most it
-// can get), and the most seats the work estimator may charge one of its requests.
+// digestion (doc/model.md#nominal-seats, #max-seats; apf_controller.go
+// finishQueueSetReconfigsLocked and plSpecCommons): its nominal limit (its share of the server's
+// seats), how many of those it may lend (minCL is what it keeps) and how many it may borrow (maxCL
+// is the most it can get), and the most seats the work estimator may charge one of its requests.
 //
 // The input is PriorityLevelAllocationSpec: the part of a PriorityLevelConfiguration
 // (flowcontrol.apiserver.k8s.io/v1, after defaulting) that the allocation reads.
@@ -37,7 +37,7 @@ struct PriorityLevelAllocationSpec {
 };
 
 // The spec of the mandatory levels the controller imagines when no object supplies them
-// (k8s.io/apiserver pkg/apis/flowcontrol/bootstrap/default.go, APF-SPEC 2.6).
+// (k8s.io/apiserver pkg/apis/flowcontrol/bootstrap/default.go, doc/model.md#mandatory-objects).
 PriorityLevelAllocationSpec MandatoryExemptLevel();    // "exempt": Exempt, 0 shares, 0% lendable
 PriorityLevelAllocationSpec MandatoryCatchAllLevel();  // "catch-all": 5 shares, 0% lendable, Reject
 inline constexpr char kExemptLevelName[] = "exempt";

@@ -1,5 +1,5 @@
 // What the allocation remembers of a priority level's seat demand between adjustments
-// (APF-SPEC 3.3; apf_controller.go seatDemandStats): the last period's high watermark,
+// (doc/model.md#seat-demand; apf_controller.go seatDemandStats): the last period's high watermark,
 // mean and standard deviation, and a smoothed demand that rises at once with the
 // envelope (mean plus one standard deviation) and decays with a half-life of about 30
 // periods (5 minutes) when demand falls.

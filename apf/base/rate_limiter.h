@@ -2,7 +2,7 @@
 // refills continuously at `limit` tokens per second. One model for every bucket of the
 // simulation: the EventRateLimit admission plugin's (apf/filter/event_rate_limit.h, TryAccept is
 // Allow), client-go's RESTClient throttle (Wait, one token per HTTP attempt, retries
-// included; CLIENT-SPEC 1) and the workqueue's BucketRateLimiter (Reserve).
+// included; doc/model.md#client-rate-limiter) and the workqueue's BucketRateLimiter (Reserve).
 //
 // Clock-free: every method takes the virtual time and returns what the caller must do
 // (wait this long, or fail); the caller schedules the events. The arithmetic is rate.go's,
@@ -62,7 +62,7 @@ class RateLimiter {
       : limit_(limit), burst_(burst), tokens_(static_cast<double>(burst)) {}
   RateLimiter(RateLimiter&&) = default;
   RateLimiter& operator=(RateLimiter&&) = default;
-  // A limiter is shared state (one per RESTClient, CLIENT-SPEC 6): share it by pointer.
+  // A limiter is shared state (one per RESTClient, doc/model.md#retry-storm): share it by pointer.
   RateLimiter(const RateLimiter&) = delete;
   RateLimiter& operator=(const RateLimiter&) = delete;
 

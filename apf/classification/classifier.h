@@ -1,6 +1,6 @@
 // Classification: which FlowSchema a request matches, its priority level, and its flow
 // (k8s.io/apiserver pkg/util/flowcontrol/rule.go and apf_controller.go startRequest;
-// APF-SPEC 2.2-2.5).
+// doc/model.md#flowschema-order).
 //
 // The classifier is built once per configuration: schemas are kept in matching order,
 // every schema's level is resolved to an index, "*"-lists are flagged, service-account

@@ -1,5 +1,5 @@
 // The flow hash: the 64-bit number that picks a flow's hand of queues
-// (k8s.io/apiserver pkg/util/flowcontrol/apf_controller.go hashFlowID, APF-SPEC 2.5):
+// (k8s.io/apiserver pkg/util/flowcontrol/apf_controller.go hashFlowID, doc/model.md#flow-hash):
 // the first 8 bytes, read little-endian, of SHA-256(FlowSchema name, a zero byte,
 // distinguisher). SHA-256 comes from OpenSSL's libcrypto.
 //

@@ -1,9 +1,9 @@
 // Which requests kube-apiserver treats as long-running, and what that means for flow
-// control (APF-SPEC 1.2, 1.5): k8s.io/apiserver pkg/server/filters/longrunning.go
-// BasicLongRunningRequestCheck with the sets kube-apiserver installs (verbs watch and
-// proxy; subresources attach, exec, proxy, log and portforward; /debug/pprof/), the APF
-// filter's rule that only non-watch long-running requests skip it, and the facts about a
-// watch that the caller needs to hold and release its seats.
+// control (doc/model.md#long-running-requests, #watch-flow): k8s.io/apiserver
+// pkg/server/filters/longrunning.go BasicLongRunningRequestCheck with the sets kube-apiserver
+// installs (verbs watch and proxy; subresources attach, exec, proxy, log and portforward;
+// /debug/pprof/), the APF filter's rule that only non-watch long-running requests skip it, and the
+// facts about a watch that the caller needs to hold and release its seats.
 #ifndef APF_CLASSIFICATION_LONG_RUNNING_H_
 #define APF_CLASSIFICATION_LONG_RUNNING_H_
 
@@ -48,7 +48,7 @@ inline bool SkipsPriorityAndFairness(const RequestInfo& request, bool long_runni
 // off the cache delegator drops sendInitialEvents first (CacheDelegator.Watch).
 //
 // Under APF a watch holds its seats from dispatch until its initialization signal
-// (APF-SPEC 1.5): for a watch-cache watch, once these initial events (and the bookmark
+// (doc/model.md#watch-flow): for a watch-cache watch, once these initial events (and the bookmark
 // that ends them, if asked for) are queued to the watcher; at once for a watch without
 // initial events, an etcd-backed watch or one delegated to an aggregated server. The
 // watch is registered in the WatchTracker at dispatch and forgotten when it ends.

@@ -2,10 +2,10 @@
 // (k8s.io/apiserver pkg/util/flowcontrol.RequestDigest: the RequestInfo and the user).
 //
 // RequestInfo (apf/classification/request_info.h) owns its strings; RequestDigest is a view of the
-// fields of a RequestInfo and a UserInfo that classification reads (APF-SPEC 2.1), which
-// the classifier reads on the hot path without copying or allocating. A digest is valid
-// only while the strings it views are alive and unchanged. For a non-resource request
-// only `verb` (the lowercased HTTP method) and `path` matter.
+// fields of a RequestInfo and a UserInfo that classification reads (doc/model.md#request-info),
+// which the classifier reads on the hot path without copying or allocating. A digest is valid only
+// while the strings it views are alive and unchanged. For a non-resource request only `verb` (the
+// lowercased HTTP method) and `path` matter.
 #ifndef APF_CLASSIFICATION_REQUEST_DIGEST_H_
 #define APF_CLASSIFICATION_REQUEST_DIGEST_H_
 

@@ -38,7 +38,7 @@ struct RequestQuery {
   bool dry_run = false;
   // True when Convert_url_Values_To_v1_ListOptions would fail: `limit` or
   // `timeoutSeconds` present but not a base-10 int64 (strconv.ParseInt), including an
-  // empty value. The list estimator then charges the level's maximum (APF-SPEC 6.2).
+  // empty value. The list estimator then charges the level's maximum (doc/model.md#list-estimate).
   bool list_options_error = false;
 };
 

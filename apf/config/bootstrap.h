@@ -6,7 +6,7 @@
 //
 // Versions 1.29 to 1.33 share one set; 1.34 removed the two FlowSchemas for leader
 // election through endpoints and configmaps (endpoint-controller, workload-leader-election);
-// 1.34 to 1.37 share the rest. APF-SPEC 2.7.
+// 1.34 to 1.37 share the rest. doc/model.md#default-objects.
 #ifndef APF_CONFIG_BOOTSTRAP_H_
 #define APF_CONFIG_BOOTSTRAP_H_
 

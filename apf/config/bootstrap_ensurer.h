@@ -1,7 +1,7 @@
 // What kube-apiserver's config producer does to the flow-control objects of a cluster
 // (k/k pkg/registry/flowcontrol/ensurer: EnsureConfigurations, RemoveUnwantedObjects;
-// APF-SPEC 2.6), so that "these objects applied to a cluster of version V" gives the
-// objects the APF filter ends up with:
+// doc/model.md#mandatory-objects), so that "these objects applied to a cluster of version V" gives
+// the objects the APF filter ends up with:
 //   - a missing mandatory or suggested object is created from the version's bootstrap;
 //   - a mandatory object's spec is forced back to the fixed value, except the exempt
 //     level's `spec.exempt` (its shares and lendable percent), which the admin may tune;

@@ -1,7 +1,7 @@
 // The configuration one apiserver's APF filter runs with, digested from the
 // PriorityLevelConfiguration and FlowSchema objects it sees, as
 // k8s.io/apiserver pkg/util/flowcontrol/apf_controller.go digests them
-// (lockAndDigestConfigObjects; APF-SPEC 2.2, 2.6):
+// (lockAndDigestConfigObjects; doc/model.md#flowschema-order, #mandatory-objects):
 //   - a level whose spec the queue set cannot use is ignored;
 //   - a FlowSchema naming a missing or ignored level is dangling: it is skipped (its
 //     status would say Dangling=True, reason NotFound), which is reported as a note;

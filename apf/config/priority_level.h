@@ -1,7 +1,7 @@
 // A priority level as the rest of APF uses it once the configuration is digested: the
-// numbers the concurrency allocation (APF-SPEC 3) and the queue set (APF-SPEC 5) need,
-// with the API's optional fields already defaulted and the union already resolved
-// (k8s.io/apiserver pkg/util/flowcontrol/apf_controller.go: priorityLevelState and
+// numbers the concurrency allocation (doc/model.md#nominal-seats) and the queue set
+// (doc/model.md#queue-set) need, with the API's optional fields already defaulted and the union
+// already resolved (k8s.io/apiserver pkg/util/flowcontrol/apf_controller.go: priorityLevelState and
 // plSpecCommons).
 #ifndef APF_CONFIG_PRIORITY_LEVEL_H_
 #define APF_CONFIG_PRIORITY_LEVEL_H_
@@ -20,7 +20,8 @@ enum class LimitResponseType { kQueue, kReject };
 struct PriorityLevel {
   std::string name;
   PriorityLevelType type = PriorityLevelType::kLimited;
-  // Exempt levels have shares too (default 0); they count in the share sum (APF-SPEC 3.1).
+  // Exempt levels have shares too (default 0); they count in the share sum
+  // (doc/model.md#nominal-seats).
   std::int32_t nominal_concurrency_shares = 0;
   std::int32_t lendable_percent = 0;
   // nullopt: unlimited borrowing (borrowingCL = serverCL). Always nullopt for Exempt.

@@ -1,5 +1,5 @@
 // Object counts and average object sizes per resource, as the list work estimator reads
-// them (APF-SPEC 6.4): k8s.io/apiserver pkg/util/flowcontrol/request/
+// them (doc/model.md#object-count-tracker): k8s.io/apiserver pkg/util/flowcontrol/request/
 // object_count_tracker.go. Each resource's store reports storage.Stats (count and
 // estimated average object size) on --etcd-count-metric-poll-period, 1 min by default,
 // with wait.JitterUntil's jitter (registry/generic/registry/store.go startObservingCount);

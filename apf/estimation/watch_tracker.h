@@ -1,5 +1,5 @@
 // The watches one apiserver is serving, counted for the mutating work estimator
-// (APF-SPEC 6.5): k8s.io/apiserver pkg/util/flowcontrol/watch_tracker.go. Watches are
+// (doc/model.md#watch-tracker): k8s.io/apiserver pkg/util/flowcontrol/watch_tracker.go. Watches are
 // counted under (apiGroup, resource, namespace, name) from their RequestInfo, selectors
 // ignored, with one exception mirroring the watch cache's index: a `pods` watch whose
 // field selector pins spec.nodeName to a non-empty value is not counted (the kubelets'
@@ -117,7 +117,7 @@ class WatchTracker final : public WatchCountSource {
   WatchTracker(const WatchTracker&) = delete;
   WatchTracker& operator=(const WatchTracker&) = delete;
 
-  // Called when a watch is dispatched by APF (APF-SPEC 1.5). Requests whose verb is not
+  // Called when a watch is dispatched by APF (doc/model.md#watch-flow). Requests whose verb is not
   // `watch` are not registered.
   Registration RegisterWatch(const RequestInfo& watch);
   // Called when the watch ends. Forgetting a registration twice is a caller bug.

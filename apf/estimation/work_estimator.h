@@ -1,6 +1,6 @@
-// How many seats a request occupies, and for how long after it finishes (APF-SPEC 6):
-// k8s.io/apiserver pkg/util/flowcontrol/request/{width.go, config.go,
-// list_work_estimator.go, mutating_work_estimator.go}.
+// How many seats a request occupies, and for how long after it finishes
+// (doc/model.md#work-estimation): k8s.io/apiserver pkg/util/flowcontrol/request/{width.go,
+// config.go, list_work_estimator.go, mutating_work_estimator.go}.
 //
 // Dispatch by verb: `list` (and `watch` when the WatchList gate is on) goes to the list
 // estimator, which charges by the estimated bytes a LIST holds in memory (the
@@ -9,7 +9,7 @@
 // update, patch and delete go to the mutating estimator, which charges the watch events
 // the write will fan out (10 watches per seat, 5 ms per event) as final seats held after
 // the request; everything else is one seat. Each result is capped by the priority level's
-// maximum seats (APF-SPEC 3.2), passed in by the caller.
+// maximum seats (doc/model.md#max-seats), passed in by the caller.
 //
 // The estimator runs for every classified request, exempt ones included, and is pure:
 // it reads statistics through the two source interfaces and keeps no state.

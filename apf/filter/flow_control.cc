@@ -121,7 +121,7 @@ FlowControl::FlowControl(Nanos now, const FlowControlOptions& options,
 
 int FlowControl::RecordDrop(Nanos now, Level& level) {
   // The filter records the drop first and reads the value second, so the 429 already
-  // reflects this drop (APF-SPEC 1.6).
+  // reflects this drop (doc/model.md#retry-after).
   level.retry_after.RecordDroppedRequest(kVirtualEpochUnixNanos + now);
   level.ever_dropped = true;
   return static_cast<int>(level.retry_after.RetryAfterSeconds());

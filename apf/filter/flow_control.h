@@ -1,9 +1,10 @@
 // One kube-apiserver's flow-control filter, tying the models together as
-// k8s.io/apiserver's priority-and-fairness.go and apf_controller.go do (APF-SPEC 1): a
-// request is classified (FlowSchema, priority level, flow), its work is estimated, and
-// its level's queue set dispatches, queues or rejects it; a rejection carries the
-// level's Retry-After; every 10 s the seats are re-divided among the levels. With
-// priority and fairness disabled the MaxInFlight filter takes its place (APF-SPEC 1.8).
+// k8s.io/apiserver's priority-and-fairness.go and apf_controller.go do
+// (doc/model.md#handler-chain): a request is classified (FlowSchema, priority level, flow), its
+// work is estimated, and its level's queue set dispatches, queues or rejects it; a rejection
+// carries the level's Retry-After; every 10 s the seats are re-divided among the levels. With
+// priority and fairness disabled the MaxInFlight filter takes its place
+// (doc/model.md#max-in-flight).
 //
 // Like every model it is clock-free and schedules nothing: the caller (the simulated
 // apiserver) passes the time, starts execution when told a request was dispatched,

@@ -1,5 +1,5 @@
 // The concurrency filter kube-apiserver uses instead of APF when
-// --enable-priority-and-fairness=false (APF-SPEC 1.8): k8s.io/apiserver
+// --enable-priority-and-fairness=false (doc/model.md#max-in-flight): k8s.io/apiserver
 // pkg/server/filters/maxinflight.go WithMaxInFlightLimit. Two counting semaphores,
 // read-only (get, list, watch) of --max-requests-inflight and mutating (every other verb)
 // of --max-mutating-requests-inflight, taken with a non-blocking try: there is no

@@ -1,5 +1,5 @@
-// How long a request may wait in its APF queue (APF-SPEC 1.3). Two filters decide it:
-// WithRequestDeadline (pkg/endpoints/filters/request_deadline.go) gives every
+// How long a request may wait in its APF queue (doc/model.md#queue-wait-deadline). Two filters
+// decide it: WithRequestDeadline (pkg/endpoints/filters/request_deadline.go) gives every
 // non-long-running request a deadline of receivedAt + timeout, where the `?timeout=`
 // parameter can only shorten --request-timeout; getRequestWaitContext
 // (pkg/server/filters/priority-and-fairness.go) then lets the request wait a quarter of

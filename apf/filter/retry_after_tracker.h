@@ -1,4 +1,4 @@
-// The Retry-After value APF puts on its 429s, per priority level (APF-SPEC 1.6):
+// The Retry-After value APF puts on its 429s, per priority level (doc/model.md#retry-after):
 // k8s.io/apiserver pkg/util/flowcontrol/dropped_requests_tracker.go. The value starts at
 // 1 s, doubles (at most once per current value's seconds, up to 32) while a level keeps
 // dropping at least 3×value requests per value-seconds, and steps down by 1 when it

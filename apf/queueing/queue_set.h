@@ -1,5 +1,5 @@
 // The fair-queuing QueueSet of one priority level, mirroring k8s.io/apiserver
-// pkg/util/flowcontrol/fairqueuing/queueset/queueset.go (APF-SPEC 5): shuffle-sharded
+// pkg/util/flowcontrol/fairqueuing/queueset/queueset.go (doc/model.md#queue-set): shuffle-sharded
 // queues, the progress meter R in SeatSeconds, dispatch by least virtual finish, seats
 // held through the additional latency, time-out removal, queueless Exempt and Reject
 // levels, and reconfiguration of a live set. It makes the same decision at the same
@@ -52,8 +52,8 @@ struct DispatchingConfig {
 };
 
 // The seats a request occupies and how long it keeps them after it finishes, as the work
-// estimator computed them (request.WorkEstimate, APF-SPEC 6). The field names are those
-// of apf::WorkEstimate in apf/estimation/work_estimator.h.
+// estimator computed them (request.WorkEstimate, doc/model.md#work-estimation). The field names are
+// those of apf::WorkEstimate in apf/estimation/work_estimator.h.
 struct RequestSeats {
   std::uint64_t initial_seats = 1;  // held while the request executes
   std::uint64_t final_seats = 0;    // held from its finish for additional_latency
@@ -82,7 +82,7 @@ class QueueSetListener {
   virtual void OnDispatched(Nanos now, QueueSetHandle request, std::uint64_t id) = 0;
 };
 
-// A request as the debug dumps show it (APF-SPEC 7.1 dump_requests).
+// A request as the debug dumps show it (doc/model.md#debug-dumps dump_requests).
 struct QueueSetRequestView {
   std::uint64_t id = 0;
   Nanos arrival_ns = 0;
@@ -107,8 +107,9 @@ struct QueueSetQueueView {
 struct QueueSetCounters {
   std::int64_t dispatched = 0;  // every executed request, queueless ones included
   std::int64_t rejected = 0;    // queue-full + concurrency-limit + time-out
-  std::int64_t timedout = 0;    // never incremented, as in the real code (APF-SPEC 5.10)
-  std::int64_t cancelled = 0;   // removals from a queue at the wait deadline
+  std::int64_t timedout =
+      0;  // never incremented, as in the real code (doc/model.md#counters-and-oddities)
+  std::int64_t cancelled = 0;  // removals from a queue at the wait deadline
   std::int64_t rejected_queue_full = 0;
   std::int64_t rejected_concurrency_limit = 0;
   std::int64_t rejected_time_out = 0;
@@ -203,7 +204,7 @@ class QueueSet {
   std::int64_t executing_requests() const { return total_requests_executing_; }
   std::int64_t seats_in_use() const { return total_seats_in_use_; }
   // The sum of waiting MaxSeats as the real code keeps it: it drifts upward when a
-  // too-wide request's final seats are trimmed at dispatch (APF-SPEC 5.10).
+  // too-wide request's final seats are trimmed at dispatch (doc/model.md#counters-and-oddities).
   std::int64_t seats_waiting() const { return total_seats_waiting_; }
   SeatSeconds current_r() const { return current_r_; }
   // Queues with at least one waiting request (dump_priority_levels ActiveQueues).

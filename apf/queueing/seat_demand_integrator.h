@@ -1,6 +1,6 @@
 // The time integral of one priority level's seat demand (seats in use plus seats waiting
 // in its queue set), mirroring fairqueuing/integrator.go: the allocation reads and resets
-// it every adjustment period (APF-SPEC 3.3). The queue set calls Set() at every change.
+// it every adjustment period (doc/model.md#seat-demand). The queue set calls Set() at every change.
 #ifndef APF_QUEUEING_SEAT_DEMAND_INTEGRATOR_H_
 #define APF_QUEUEING_SEAT_DEMAND_INTEGRATOR_H_
 

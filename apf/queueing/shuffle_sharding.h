@@ -1,6 +1,6 @@
 // Shuffle sharding: the Dealer that turns a flow's 64-bit hash into a hand of distinct
 // queue indices, mirroring k8s.io/apiserver pkg/util/shufflesharding/shufflesharding.go
-// (APF-SPEC 4.1, 4.2). The queue set deals each arriving request's hand from it
+// (doc/model.md#shuffle-sharding, #deal). The queue set deals each arriving request's hand from it
 // (4.3), or takes the hand its flow remembers; `apfsim explain` prints the hand a flow
 // is dealt.
 #ifndef APF_QUEUEING_SHUFFLE_SHARDING_H_

@@ -1,19 +1,20 @@
-// One logical client-go call (CLIENT-SPEC 2, 3 and 6.1): rest.Request.Do or Watch with
-// its token waits, HTTP attempts, Retry-After sleeps and the client-side deadline, as a
-// clock-free state machine. The world drives it: each method takes the virtual time and
-// returns a CallStep saying what to do next (wait until a time, send an attempt now, or
-// nothing more: the call is done). The call never schedules anything itself.
+// One logical client-go call (doc/model.md#retry-budget, #client-timeouts, #client-state-machine):
+// rest.Request.Do or Watch with its token waits, HTTP attempts, Retry-After sleeps and the
+// client-side deadline, as a clock-free state machine. The world drives it: each method takes the
+// virtual time and returns a CallStep saying what to do next (wait until a time, send an attempt
+// now, or nothing more: the call is done). The call never schedules anything itself.
 //
 // The sources are client-go rest/request.go (request, Watch, transformResponse) and
 // rest/with_retry.go (IsNextRetry, checkWait, Before, WrapPreviousError):
 // - one token per attempt (the first attempt of a WATCH takes none), from the RESTClient's
-//   bucket, which the caller owns and may share between calls (CLIENT-SPEC 1.2);
+//   bucket, which the caller owns and may share between calls (doc/model.md#limiter-placement);
 // - a retry only after a 429 or 5xx response whose Retry-After parses as an integer, or
 //   after the synthetic "500, Retry-After: 1" of a retryable transport error; at most
 //   max_retries (10) retries; the Retry-After sleep first, then the token; no jitter;
 // - Config.Timeout: sent as ?timeout= on every attempt, and for Do a context deadline
-//   taken after the first token that bounds every retry (CLIENT-SPEC 3.1);
-// - the error string the caller sees (CLIENT-SPEC 2.4), built on demand by ErrorMessage.
+//   taken after the first token that bounds every retry (doc/model.md#client-timeouts);
+// - the error string the caller sees (doc/model.md#retry-exhausted), built on demand by
+// ErrorMessage.
 #ifndef SIM_CLIENTS_CLIENT_CALL_H_
 #define SIM_CLIENTS_CLIENT_CALL_H_
 
@@ -37,7 +38,7 @@ enum class HttpMethod : std::uint8_t { kGet, kPost, kPut, kPatch, kDelete };
 const char* HttpMethodName(HttpMethod method);  // "GET", ...
 
 // rest/client.go readExpBackoffConfig: KUBE_CLIENT_BACKOFF_BASE and _DURATION (integer
-// seconds). Unset by default, which gives NoBackoff (CLIENT-SPEC 2.5).
+// seconds). Unset by default, which gives NoBackoff (doc/model.md#url-backoff).
 struct UrlBackoffConfig {
   bool enabled = false;
   int base_seconds = 0;
@@ -48,7 +49,7 @@ struct ClientCallOptions {
   CallKind kind = CallKind::kDo;
   HttpMethod method = HttpMethod::kGet;  // a LIST and a WATCH are GETs
   // Request.Body(io.Reader): never retried. Typed, dynamic and controller-runtime clients
-  // send []byte bodies, so this stays false for them (CLIENT-SPEC 2.2).
+  // send []byte bodies, so this stays false for them (doc/model.md#retryable).
   bool body_is_stream = false;
   int max_retries = 10;  // Request.MaxRetries; a negative value means 0
   // rest.Config.Timeout (0: none). Sent as ?timeout=; for Do also the context deadline
@@ -79,7 +80,8 @@ struct HttpResponse {
   bool has_retry_after = false;  // a Retry-After header that strconv.Atoi accepts
   int retry_after_seconds = 0;
   // A JSON metav1.Status body (its message becomes the error verbatim), or a text body
-  // such as APF's text/plain "Too many requests, please try again later." (CLIENT-SPEC 7).
+  // such as APF's text/plain "Too many requests, please try again later."
+  // (doc/model.md#retry-after).
   bool body_is_status = false;
   std::string_view body_message;
 };
@@ -100,7 +102,7 @@ struct CallStep {
   apf::Nanos wake_at_ns = 0;  // kWait
   int attempt = 0;            // kSend: 1 for the first attempt, 2.. for retries
   // kSend: the ?timeout= the server sees (0: none); the server derives its deadline and
-  // APF queue-wait limit from it (CLIENT-SPEC 3.2).
+  // APF queue-wait limit from it (doc/model.md#server-timeouts).
   apf::Nanos timeout_param_ns = 0;
   // kSend: the client abandons this attempt at this instant (context deadline, or the
   // http.Client.Timeout of a WATCH); kNever when nothing bounds it.
@@ -137,7 +139,7 @@ struct CallContext {
 
 // The state of one call, without its context: the world holds hundreds of thousands of
 // calls asleep at once (a Retry-After, a token), and each already knows its request and
-// its process, so the context is passed in rather than kept twice (issue 18). ClientCall,
+// its process, so the context is passed in rather than kept twice. ClientCall,
 // below, is the same call bound to its context, for callers that hold one call at a time.
 class ClientCallState {
  public:
@@ -157,7 +159,7 @@ class ClientCallState {
   // At the abort_at_ns of a kSend whose attempt is still out: the client gives up on it
   // (context deadline, or http.Client.Timeout for a WATCH). The world must then cancel
   // the attempt at the server: if it is still queued in APF that is a "time-out"
-  // rejection there (CLIENT-SPEC 3.3).
+  // rejection there (doc/model.md#cancellation-while-queued).
   CallStep OnAbortTimer(const CallContext& c, apf::Nanos now);
   // The caller's context is cancelled (a process stopping, a reconcile abandoned). If an
   // attempt was in flight the world must cancel it at the server as above. A token
@@ -178,7 +180,7 @@ class ClientCallState {
   // The context deadline now in force (kNever: none).
   apf::Nanos deadline_ns() const { return deadline_ns_; }
   // Watch, after kSucceeded: the client closes the stream at this instant (the
-  // http.Client.Timeout covers the body too, CLIENT-SPEC 3.1); kNever when unbounded.
+  // http.Client.Timeout covers the body too, doc/model.md#client-timeouts); kNever when unbounded.
   // (In flight, the attempt's own abort time.)
   apf::Nanos stream_abort_at_ns() const {
     return state_ == State::kInFlight || state_ == State::kDone ? timer_at_ns_ : apf::kNever;
@@ -256,7 +258,7 @@ class ClientCallState {
     return std::max(c.options.max_retries, 0);
   }
 
-  // A call waiting for a token or a Retry-After should cost bytes (issue 18): wide fields
+  // A call waiting for a token or a Retry-After should cost bytes: wide fields
   // first, one-byte ones last, and nothing kept that another field or state implies.
   apf::Nanos deadline_ns_;
   // Waiting for a token (kFirstToken, kRetryToken): the reservation's time to act (a
@@ -266,7 +268,7 @@ class ClientCallState {
   apf::Nanos timer_at_ns_ = apf::kNever;
   apf::Nanos token_wait_ns_ = 0;
   // URLBackoff's entry for the API server's host, private to this call because client-go
-  // makes a new backoff manager in every NewRequest (CLIENT-SPEC 2.5). Its delay is
+  // makes a new backoff manager in every NewRequest (doc/model.md#url-backoff). Its delay is
   // always whole seconds: a base of seconds doubled up to a cap of seconds.
   apf::Nanos url_backoff_last_update_ns_ = 0;
   std::int32_t url_backoff_seconds_ = 0;

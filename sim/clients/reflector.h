@@ -1,6 +1,6 @@
 // An informer's reflector (client-go tools/cache/reflector.go with tools/pager/pager.go,
-// CLIENT-SPEC 4) as a clock-free state machine: list (paged), then watch, re-watch when a
-// watch times out normally, relist after errors through the reflector's one backoff
+// doc/model.md#reflector-constants) as a clock-free state machine: list (paged), then watch,
+// re-watch when a watch times out normally, relist after errors through the reflector's one backoff
 // function, or stream the initial list with WatchList. It decides which request comes
 // next and when; the world runs each request as a ClientCall (with its own 429 retries
 // and token) and reports the outcome back. Randomness (watch timeouts, backoff jitter)
@@ -16,7 +16,8 @@
 
 namespace sim {
 
-// tools/cache/reflector.go and tools/pager/pager.go constants (CLIENT-SPEC 4.1, 4.3).
+// tools/cache/reflector.go and tools/pager/pager.go constants (doc/model.md#reflector-constants,
+// #reflector-list).
 inline constexpr apf::Nanos kDefaultMinWatchTimeout = 5 * apf::kMinute;
 inline constexpr apf::Nanos kReflectorBackoffInit = 800 * apf::kMillisecond;
 inline constexpr apf::Nanos kReflectorBackoffCap = 30 * apf::kSecond;
@@ -25,7 +26,7 @@ inline constexpr std::int64_t kDefaultListPageSize = 500;
 // handleAnyWatch: a watch that ends sooner than this with no event is a VeryShortWatchError.
 inline constexpr apf::Nanos kVeryShortWatch = apf::kSecond;
 
-// When the reflector's backoff starts over (CLIENT-SPEC 4.1).
+// When the reflector's backoff starts over (doc/model.md#reflector-constants).
 enum class ReflectorBackoffReset {
   // client-go >= v0.36 (wait.Backoff.DelayWithReset): when more than 2 min have passed
   // since the last reset, so the sequence restarts every ~2 min even while failures go on.
@@ -56,7 +57,7 @@ class ReflectorBackoff {
 
 struct ReflectorOptions {
   // client-go's WatchListClient feature gate: default false in 1.30-1.34, true from 1.35
-  // (CLIENT-SPEC 4.4). The world decides whether the server supports it: when it does
+  // (doc/model.md#watch-list). The world decides whether the server supports it: when it does
   // not, it answers the sendInitialEvents watch with an error (422 Invalid) and the
   // reflector falls back to a paged LIST for that round.
   bool use_watch_list = false;

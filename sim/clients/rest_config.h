@@ -1,5 +1,5 @@
 // How client-go's rest.Config turns its QPS and Burst into the RESTClient's rate limiter
-// (k8s.io/client-go rest/config.go, CLIENT-SPEC 1.1). The limiter itself is
+// (k8s.io/client-go rest/config.go, doc/model.md#client-rate-limiter). The limiter itself is
 // golang.org/x/time/rate's, apf/base/rate_limiter.h.
 //
 // Tested by tests/sim/clients/rest_config_test.cc.

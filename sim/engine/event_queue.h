@@ -12,7 +12,7 @@
 // the due list. So an entry moves at most once per level (eleven cover 64 bits), and in
 // practice once or twice: with one-bit buckets (the previous design, over a 128-bit key of
 // time and sequence) it moved about ten times, and that was a tenth of a run's
-// instructions (issue 18). Events due at the base time wait in the due list, sorted by
+// instructions. Events due at the base time wait in the due list, sorted by
 // sequence. A bucket of a few entries on a low level (a range of at most 262 us) goes to
 // the due list whole instead, sorted by (time, sequence), and events scheduled into its
 // range while they wait join them there in order. (If a caller peeks past the end of a run and then
@@ -108,7 +108,7 @@ class EventQueue {
   // fires as Event{posted_kind, arg, 0}, in the same (time, sequence) order as a
   // scheduled one. It costs only its 16-byte entry, where a scheduled event also holds a
   // 32-byte slot: a simulation with hundreds of thousands of clients asleep (a Retry-After,
-  // a token wait) posts their wake-ups (issue 18). An arg of 2^24 or more is scheduled
+  // a token wait) posts their wake-ups. An arg of 2^24 or more is scheduled
   // in a slot instead, to the same effect.
   void Post(apf::Nanos time, std::uint32_t arg);
 
@@ -226,7 +226,7 @@ class EventQueue {
   // Entries cascade down through the buckets. Were a bucket a vector, it would keep the
   // capacity of its fullest moment: with hundreds of thousands of events pending the
   // buckets held several times the entries' own bytes, and a doubling vector briefly holds
-  // its old and new arrays (issue 18). A bucket is a stack of fixed blocks instead, and
+  // its old and new arrays. A bucket is a stack of fixed blocks instead, and
   // every bucket takes blocks from one free list and gives them back when it empties them:
   // the queue holds its most entries ever pending, plus a partly filled block per bucket.
   static constexpr int kBlockEntries = 256;  // 4 KiB

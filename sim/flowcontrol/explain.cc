@@ -13,7 +13,7 @@ namespace {
 
 using nlohmann::json;
 
-// The hand the queue set deals the flow (APF-SPEC 4.2), in deal order.
+// The hand the queue set deals the flow (doc/model.md#deal), in deal order.
 std::vector<int> DealHand(std::uint64_t hash, int deck_size, int hand_size) {
   const apf::Hand hand = apf::Dealer(deck_size, hand_size).Deal(hash);
   return std::vector<int>(hand.begin(), hand.end());
@@ -40,7 +40,7 @@ std::string Plural(std::uint64_t n, const char* one) {
 
 // The work estimator's answer for the request on `level_max_seats` (0: Exempt and Reject
 // levels, where only the global limits apply), and its reasoning in words. The numbers
-// are apf::WorkEstimator's; the words name the branch it takes (APF-SPEC 6.1-6.5).
+// are apf::WorkEstimator's; the words name the branch it takes (doc/model.md#work-estimation).
 json EstimateWork(const apf::RequestInfo& request, std::uint64_t level_max_seats,
                   const ExplainOptions& options) {
   const apf::FixedObjectStats stats(apf::ObjectStatsResult{options.object_stats});

@@ -2,7 +2,7 @@
 // configuration, told step by step (every FlowSchema tried in matching order and why it
 // did or did not match, the one chosen, its level, the distinguisher, the flow hash, the
 // hand of queues and the level's seats), and what the request costs: the work estimator's
-// seats for it (APF-SPEC 6) and why, as JSON and as text for a terminal.
+// seats for it (doc/model.md#work-estimation) and why, as JSON and as text for a terminal.
 // Tested by tests/cli/cli_flowcontrol_test.cc and tests/sim/flowcontrol/explain_test.cc.
 #ifndef SIM_FLOWCONTROL_EXPLAIN_H_
 #define SIM_FLOWCONTROL_EXPLAIN_H_
@@ -20,8 +20,8 @@ namespace sim {
 
 struct ExplainOptions {
   int server_concurrency_limit = kDefaultServerConcurrencyLimit;
-  // What the work estimator reads (APF-SPEC 6): its configuration (feature gates), the
-  // statistics of the request's resource, and the watches a write would fan out to.
+  // What the work estimator reads (doc/model.md#work-estimation): its configuration (feature
+  // gates), the statistics of the request's resource, and the watches a write would fan out to.
   apf::WorkEstimatorConfig estimator = apf::DefaultWorkEstimatorConfig();
   apf::ObjectStats object_stats;
   bool object_stats_given = false;  // false: no count was given; priced as an empty resource

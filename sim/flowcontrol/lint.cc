@@ -361,11 +361,11 @@ std::vector<LintWarning> LintFlowControl(const FlowControlManifests& user,
                ": one flow's requests at the heads of its queues can hold every seat "
                "(kubernetes#115409). Give it more shares or a smaller hand");
     }
-    // queueset.go rejects queue-full only while every seat is in use (APF-SPEC 5.4). When the
-    // level's widest requests (max seats each, LISTs at the cap) cannot add up to its limit,
-    // a level busy with them never has every seat in use, and its queues grow past
-    // queueLengthLimit until requests time out (seed 000's fenced level: about 1,670 waiting
-    // behind a limit of 50, with 7-seat LISTs in 46 seats).
+    // queueset.go rejects queue-full only while every seat is in use (doc/model.md#arrival). When
+    // the level's widest requests (max seats each, LISTs at the cap) cannot add up to its limit, a
+    // level busy with them never has every seat in use, and its queues grow past queueLengthLimit
+    // until requests time out (seed 000's fenced level: about 1,670 waiting behind a limit of 50,
+    // with 7-seat LISTs in 46 seats).
     const std::int64_t widest = static_cast<std::int64_t>(l.max_seats);
     if ((user_level || touched_by_user(feeders)) && widest > 1 && l.nominal_cl % widest != 0) {
       const std::int64_t fill = l.nominal_cl / widest * widest;

@@ -1,7 +1,7 @@
 // The static per-level numbers a reader of a flow-control configuration wants next to it:
 // each level's nominal concurrency limit and the bounds borrowing moves it within, at a
-// given server concurrency limit (APF-SPEC 3.1), and the most seats one request may take
-// there (APF-SPEC 3.2), for every level of a digested configuration at once. Used by
+// given server concurrency limit (doc/model.md#nominal-seats), and the most seats one request may
+// take there (doc/model.md#max-seats), for every level of a digested configuration at once. Used by
 // `apfsim explain` and `apfsim lint`; the numbers come from the allocation model
 // (apf/allocation/priority_level_limits.h).
 #ifndef SIM_FLOWCONTROL_SUMMARY_H_

@@ -5,7 +5,7 @@
 //
 // Why not nlohmann/json's SAX parser: it reads its input one byte at a time through an
 // iterator, copies every token into a string and builds a value for every number, which
-// made the streamed queue-set replay spend most of its time reading (issue 18). This
+// made the streamed queue-set replay spend most of its time reading. This
 // reader scans plain strings and numbers in place in a 64 KiB buffer and converts a
 // number only when asked, with std::from_chars (correctly rounded, as strtod is).
 //

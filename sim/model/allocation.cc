@@ -28,7 +28,7 @@ std::int32_t Int32(const JsonField& field) {
 }
 
 // The hand size of a queuing configuration, after the checks of API validation
-// (APF-SPEC 2.8) that the queue set would otherwise refuse.
+// (doc/model.md#defaulting-and-validation) that the queue set would otherwise refuse.
 std::int32_t ReadQueuingHandSize(const JsonField& queuing) {
   queuing.ExpectObject({"queues", "handSize", "queueLengthLimit"});
   const std::int32_t queues = Int32(queuing["queues"]);

@@ -12,8 +12,8 @@
 // queueLengthLimit are needed only when queues > 0. Times are decimal seconds, taken as
 // round(x * 1e9) ns. flowSchema and distinguisher default to "", initialSeats to 1,
 // finalSeats and additionalLatency to 0, waitLimit to 15 s (the default wait limit,
-// APF-SPEC 1.3). The flow hash is hashFlowID(flowSchema, distinguisher) when queues > 1,
-// else 0, as the filter computes it (APF-SPEC 2.5).
+// doc/model.md#queue-wait-deadline). The flow hash is hashFlowID(flowSchema, distinguisher) when
+// queues > 1, else 0, as the filter computes it (doc/model.md#flow-hash).
 //
 // Each request arrives at `arrive`, is rejected or enqueued (and perhaps dispatched at
 // once), executes for `service` once dispatched, keeps its seats for the (possibly

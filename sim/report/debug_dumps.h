@@ -1,5 +1,5 @@
 // The APF debug endpoints of one simulated apiserver at one instant, in their exact text
-// format (APF-SPEC 7.1, apf_controller_debug.go): dump_priority_levels, dump_queues and
+// format (doc/model.md#debug-dumps, apf_controller_debug.go): dump_priority_levels, dump_queues and
 // dump_requests (with includeRequestDetails=1), laid out as Go's tabwriter lays them out.
 #ifndef SIM_REPORT_DEBUG_DUMPS_H_
 #define SIM_REPORT_DEBUG_DUMPS_H_

@@ -1,5 +1,5 @@
 // The apiserver_flowcontrol_* metrics of each simulated apiserver, with the real names,
-// labels and buckets (APF-SPEC 7.2, pkg/util/flowcontrol/metrics/metrics.go), in the
+// labels and buckets (doc/model.md#metrics, pkg/util/flowcontrol/metrics/metrics.go), in the
 // Prometheus text exposition format. Each replica's series carry an `instance` label.
 #ifndef SIM_REPORT_METRICS_TEXT_H_
 #define SIM_REPORT_METRICS_TEXT_H_

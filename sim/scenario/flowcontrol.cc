@@ -22,7 +22,8 @@ std::int32_t Int32Value(const Scenario::ObjectOverride& o) {
 }
 
 // A default object copied so that an override can change it: marked as not auto-updated,
-// or the apiserver's config producer would put the suggested spec back (APF-SPEC 2.6).
+// or the apiserver's config producer would put the suggested spec back
+// (doc/model.md#mandatory-objects).
 template <typename Object>
 Object CopyForOverride(Object object) {
   object.metadata.annotations["apf.kubernetes.io/autoupdate-spec"] = "false";

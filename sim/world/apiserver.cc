@@ -102,7 +102,7 @@ ListResult Apiserver::ListOrWatchResultOf(const CompiledRequest& request,
   // A LIST with a limit or a continue token returns one page: the page size or the
   // remainder, or everything when the watch cache ignores the limit of resourceVersion
   // "0" (sim/world/list_page.h). The work estimator has already priced it from `limit`
-  // and the object count alone (APF-SPEC 6.2 step 6); the page sets the service time.
+  // and the object count alone (doc/model.md#list-estimate step 6); the page sets the service time.
   if (is_list && (info.query.limit > 0 || !info.query.continue_token.empty())) {
     objects = ServeListPage(info.query, objects, result.from_cache).objects;
   }

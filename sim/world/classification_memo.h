@@ -1,5 +1,5 @@
 // Which FlowSchema each kind of call chose, remembered so that the world classifies a
-// request of a scenario once rather than at every attempt (issue 18: the walk over the
+// request of a scenario once rather than at every attempt (the walk over the
 // schemas was a twentieth of a simulated request's cost).
 //
 // A compiled request's calls differ only in their namespace (drawn, or written per

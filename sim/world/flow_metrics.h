@@ -1,4 +1,4 @@
-// The counters behind the apiserver_flowcontrol_* metrics (APF-SPEC 7.2,
+// The counters behind the apiserver_flowcontrol_* metrics (doc/model.md#metrics,
 // pkg/util/flowcontrol/metrics/metrics.go), per replica, priority level and flow schema,
 // updated by the world as requests are dispatched or rejected; sim/report/metrics_text.h
 // prints them. Tested by tests/sim/report/metrics_text_test.cc.

@@ -87,7 +87,7 @@ InformerStep Informer::OnCallDone(apf::Nanos now, const InformerCallResult& resu
     case Pending::kWatchList:
       if (ok) {
         // The 200 of a watch comes once the server has sent its initial events (its APF
-        // execution is their sending, APF-SPEC 1.5): for a WatchList stream that is the
+        // execution is their sending, doc/model.md#watch-flow): for a WatchList stream that is the
         // initial-events-end bookmark.
         if (pending == Pending::kWatchList) return Follow(reflector_.OnInitialEventsEnd(now));
         return InformerStep{};

@@ -6,13 +6,13 @@
 // and takes the outcomes back (a call that finished, with the continue token a LIST
 // page's response carried; a watch stream that ended). Each request runs as the world's
 // normal ClientCall, with its own 429 retries and client-side tokens; the reflector's
-// backoff, relists and watch timeouts come on top (CLIENT-SPEC 4).
+// backoff, relists and watch timeouts come on top (doc/model.md#reflector-constants).
 //
 // What this file adds to the reflector is the wire form of each request: the URL query
 // (resourceVersion, limit, continue, allowWatchBookmarks, sendInitialEvents,
 // timeoutSeconds). The simulation has no real resourceVersions; "0", "" and "any other
-// value" are what decide how the apiserver serves a request (APF-SPEC 6.2 step 4), so the
-// reflector's lastSyncResourceVersion is sent as "1".
+// value" are what decide how the apiserver serves a request (doc/model.md#list-estimate step 4), so
+// the reflector's lastSyncResourceVersion is sent as "1".
 //
 // Tested by tests/sim/world/informer_test.cc.
 #ifndef SIM_WORLD_INFORMER_H_

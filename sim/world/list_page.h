@@ -1,7 +1,7 @@
 // How the simulated apiserver pages a LIST: how many objects one response carries and
 // the continue token (metav1.ListMeta.Continue) it hands back when more remain. Where the
 // LIST is served decides whether `limit` is honoured (apf::ListDelegatedToStorage,
-// APF-SPEC 6.2 step 4):
+// doc/model.md#list-estimate step 4):
 // - the watch cache ignores `limit` when resourceVersion is "0" and returns every
 //   matching object in one response (k8s.io/apiserver pkg/storage/cacher/cacher.go
 //   computeListLimit: "the limit is ignored for requests that set RV == 0"), which is
@@ -14,11 +14,10 @@
 // which gives a real one its 410, is not modelled).
 //
 // What this does not decide is the LIST's price under APF: the work estimator
-// (apf/estimation/work_estimator.h, APF-SPEC 6.2 step 6) sees only the object-count tracker's count
-// and `limit`, so it charges every page min(limit, count) objects, the last page too,
-// and the first page of an RV "0" LIST as `limit` objects though the cache returns them
-// all. The objects a page really carries set its service time (sim/world/service_time.h
-// ListResult).
+// (apf/estimation/work_estimator.h, doc/model.md#list-estimate step 6) sees only the object-count
+// tracker's count and `limit`, so it charges every page min(limit, count) objects, the last page
+// too, and the first page of an RV "0" LIST as `limit` objects though the cache returns them all.
+// The objects a page really carries set its service time (sim/world/service_time.h ListResult).
 //
 // Tested by tests/sim/world/list_page_test.cc.
 #ifndef SIM_WORLD_LIST_PAGE_H_

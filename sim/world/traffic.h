@@ -63,8 +63,8 @@ class Traffic {
 std::int64_t SweepCallsPerPeriod(const TrafficSpec& spec, std::int64_t namespaces);
 
 // A `watch` pattern's delay after `failures` consecutive failures: 800 ms doubling up to
-// 30 s, times U[1, 2), the reflector's backoff without its reset rule (CLIENT-SPEC 4.1;
-// informers run the whole sim::ReflectorBackoff).
+// 30 s, times U[1, 2), the reflector's backoff without its reset rule
+// (doc/model.md#reflector-constants; informers run the whole sim::ReflectorBackoff).
 apf::Nanos WatchRetryDelay(int failures, Random& rng);
 
 // Replayed rows (a trace's or an audit log's): the next row, and which process sends it.

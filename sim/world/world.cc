@@ -151,7 +151,7 @@ void World::ApplyStep(apf::Nanos now, Call& call, int c, const CallStep& step) {
   switch (step.action) {
     case CallAction::kWait:
       // Posted, not scheduled: nothing ends a wait early, and a posted event costs a
-      // sleeping call 16 bytes instead of 48 (issue 18).
+      // sleeping call 16 bytes instead of 48.
       engine_.Post(std::max(step.wake_at_ns, now), static_cast<std::uint32_t>(c));
       break;
     case CallAction::kSend:
@@ -359,7 +359,7 @@ void World::RecordRejection(apf::Nanos now, Attempt& a, apf::RejectReason why, b
     if (queued || rep.flow_control->apf_enabled()) {
       FlowMetrics::Series& m = metrics_.At(a.replica, level, a.flow_schema);
       m.rejected[static_cast<int>(reason)]++;
-      // A time-out's wait is labelled execute="true": a quirk (APF-SPEC 1.4).
+      // A time-out's wait is labelled execute="true": a quirk (doc/model.md#request-flow).
       if (queued) {
         m.wait_executed.Observe(now - a.arrived);
       } else {
@@ -427,7 +427,7 @@ void World::OnExecDone(apf::Nanos now, Attempt& a, int ai) {
     a.watch_open = true;
     apf::Nanos ends_at = now + rep.server.WatchLifetime(SentRequestOf(a));
     // An informer's client closes the stream at its http.Client.Timeout if that comes
-    // first (CLIENT-SPEC 3.1); the reflector sees a normal end and watches again.
+    // first (doc/model.md#client-timeouts); the reflector sees a normal end and watches again.
     if (call.generator >= 0 && generators_[call.generator].informer && call.live()) {
       ends_at = std::max(now, std::min(ends_at, call.client.stream_abort_at_ns()));
     }

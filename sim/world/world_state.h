@@ -102,7 +102,7 @@ struct World::InformerRequestShape {
 
 struct World::Call {
   // A call waiting in its client (a token, a Retry-After) costs its slot and a 16-byte
-  // posted wake-up (issue 18): no field another implies, and nothing kept for --trace
+  // posted wake-up: no field another implies, and nothing kept for --trace
   // alone (its serial number is in World::call_serials_ when tracing).
   //
   // The call's client-go state, built in place by IssueCall while the call is live: a

@@ -1,6 +1,6 @@
 // The flow-control commands as a user runs them: `apfsim defaults` (YAML that loads back
 // to the bootstrap objects, and a JSON List), `apfsim explain --output json`, the two
-// `model` commands on the cases of APF-SPEC appendix A, and `apfsim lint`'s exit codes.
+// `model` commands on the cases of doc/model.md appendix A, and `apfsim lint`'s exit codes.
 #include <sys/wait.h>
 
 #include <catch2/catch.hpp>
@@ -104,7 +104,7 @@ TEST_CASE("apfsim explain --output json says where the fenced list goes and why"
 }
 
 TEST_CASE("apfsim explain deals the flow's hand as the queue set would", "[cli]") {
-  // APF-SPEC appendix A: global-default/alice hashes to 17644606172554983095, which deals
+  // doc/model.md appendix A: global-default/alice hashes to 17644606172554983095, which deals
   // 55, 62, 126, 125, 105, 1 from global-default's 128 queues with a hand of 6.
   const Run r = Apfsim(
       "explain --user alice --verb get --resource pods --namespace default "
@@ -237,7 +237,8 @@ TEST_CASE("apfsim lint --scenario lints the scenario's objects with its limits",
 TEST_CASE("apfsim explain --scenario prices the request with the scenario's objects and counts",
           "[cli]") {
   // Seed 000's fenced operator: 40,000 tenantbindings of 9,000 bytes would cost 10 seats
-  // (the watch cache's 1 MB cap); tenant-sweep's 46 seats cap a request at 7 (APF-SPEC 3.2).
+  // (the watch cache's 1 MB cap); tenant-sweep's 46 seats cap a request at 7
+  // (doc/model.md#max-seats).
   const Run r = Apfsim("explain -o json --scenario " + std::string(APFSIM_SOURCE_DIR) +
                        "/scenarios/drift-sweep-fenced.yaml --service-account "
                        "platform/tenant-operator --verb list --api-group platform.example.com "

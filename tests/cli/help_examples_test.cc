@@ -1,5 +1,5 @@
 // Every command's --help ends with an "Examples:" block that uses the command, and no line
-// of a help is 100 characters or longer (issue 20: explain's usage was one 300-character
+// of a help is 100 characters or longer (explain's usage was one 300-character
 // line). The commands are the ones `apfsim --help` lists, `apfsim sweep merge`, and each
 // model `apfsim model --help` lists, so a new command is checked without editing this test.
 #include <catch2/catch.hpp>

@@ -1,11 +1,10 @@
-// A deliberately simple second implementation of the fair-queuing queue set (APF-SPEC 5,
-// Kubernetes' fairqueuing/queueset/queueset.go), in the manner of RE2's comparative
-// testers: queues are deques scanned in full exactly as queueset.go scans them, R's rate
-// is recomputed from scratch at every sync, and queues are shared objects that requests
-// point at, as Go's *queue. The real apf::QueueSet keeps running sums and a tournament
-// tree instead; on random workloads both must make identical decisions at identical times
-// and agree on R and every queue's state after every operation. Slow on purpose: use it
-// to check, never to simulate.
+// A deliberately simple second implementation of the fair-queuing queue set
+// (doc/model.md#queue-set, Kubernetes' fairqueuing/queueset/queueset.go), in the manner of RE2's
+// comparative testers: queues are deques scanned in full exactly as queueset.go scans them, R's
+// rate is recomputed from scratch at every sync, and queues are shared objects that requests point
+// at, as Go's *queue. The real apf::QueueSet keeps running sums and a tournament tree instead; on
+// random workloads both must make identical decisions at identical times and agree on R and every
+// queue's state after every operation. Slow on purpose: use it to check, never to simulate.
 //
 // Tested by (and the reference of) tests/apf/queueing/queue_set_reference_test.cc.
 #ifndef TESTS_REFERENCE_SIMPLE_QUEUE_SET_H_
@@ -27,7 +26,7 @@ namespace reference {
 using apf::Nanos;
 using apf::SeatSeconds;
 
-// R's epoch advance (APF-SPEC 5.3): at kHighR, R and every live queue's R go back by
+// R's epoch advance (doc/model.md#virtual-time-r): at kHighR, R and every live queue's R go back by
 // kRDecrement.
 inline constexpr SeatSeconds kRDecrement = apf::kMaxSeatSeconds / 2;
 inline constexpr SeatSeconds kHighR = kRDecrement + kRDecrement / 2;

@@ -1,5 +1,5 @@
 // The suggested and mandatory priority levels of Kubernetes 1.34-1.37 as allocation
-// specs, written out from the table in APF-SPEC 2.7 (bootstrap/default.go), for the
+// specs, written out from the table in doc/model.md#default-objects (bootstrap/default.go), for the
 // allocation tests. Kept here rather than taken from the bootstrap model so that these
 // tests check the allocation against the spec's table on their own.
 #ifndef TESTS_ALLOCATION_TEST_LEVELS_H_
@@ -31,7 +31,7 @@ inline apf::PriorityLevelAllocationSpec ExemptLevel() {
   return spec;
 }
 
-// APF-SPEC 2.7: name, shares, lendable%, handSize (none for Reject and Exempt); no
+// doc/model.md#default-objects: name, shares, lendable%, handSize (none for Reject and Exempt); no
 // level sets borrowingLimitPercent.
 inline std::vector<apf::PriorityLevelAllocationSpec> DefaultLevels() {
   return {

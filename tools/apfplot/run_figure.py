@@ -41,7 +41,7 @@ def level_row_title(name, s, level_summary, pools):
             "%s %s" % (reason, fmt_count(n)) for reason, n in rejected if n)))
         retry_after = finite_max(s["retry_after_s"])
         if retry_after:
-            # APF-SPEC 1.6: the level's Retry-After grows from 1 s while drops go on.
+            # doc/model.md#retry-after: the level's Retry-After grows from 1 s while drops go on.
             parts.append("Retry-After up to %g s" % retry_after)
     else:
         parts.append("none rejected")

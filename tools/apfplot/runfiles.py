@@ -15,7 +15,7 @@ from array import array
 
 from apfplot.errors import InputError
 
-# The simulator's output contract (issue 7, `apfsim run`). Headers must match exactly.
+# The simulator's output contract. Headers must match exactly.
 TIMELINE_COLUMNS = [
     "time_s", "replica", "priority_level", "executing_requests", "executing_seats",
     "peak_executing_seats", "waiting_requests", "waiting_seats", "current_cl", "nominal_cl",
@@ -163,7 +163,7 @@ def read_summary(run_dir):
         "clients": _read_client_summaries(r, r.get(doc, "clients", "object", ""), "clients"),
         "replicas": [],
     }
-    # The overrides that produced the run (provenance.sets, issue 15), for titles; older
+    # The overrides that produced the run (provenance.sets), for titles; older
     # summaries have no provenance.
     provenance = r.get(doc, "provenance", "object", "", optional=True) or {}
     summary["sets"] = [str(v) for v in provenance.get("sets", []) if isinstance(v, str)]

@@ -1,4 +1,4 @@
-// The static limits of a priority level (APF-SPEC 3.1) and its max seats for the work
+// The static limits of a priority level (doc/model.md#nominal-seats) and its max seats for the work
 // estimator (3.2), checked against the table of 3.6 and the figures of seeds 000 and 004.
 #include <catch2/catch.hpp>
 #include <string>
@@ -30,11 +30,12 @@ const apf::PriorityLevelAllocationSpec& Named(
 }  // namespace
 
 TEST_CASE("the server concurrency limit is the two in-flight flags summed", "[allocation]") {
-  // APF-SPEC 3.1; the defaults 400 + 200 give the 600 seats of seed 000.
+  // doc/model.md#nominal-seats; the defaults 400 + 200 give the 600 seats of seed 000.
   CHECK(apf::ServerConcurrencyLimit(400, 200) == 600);
 }
 
-TEST_CASE("default levels at 600 seats have the limits of the APF-SPEC 3.6 table", "[allocation]") {
+TEST_CASE("default levels at 600 seats have the limits of the doc/model.md#worked-allocation table",
+          "[allocation]") {
   const auto levels = DefaultLevels();
   REQUIRE(ShareSum(levels) == 245);  // seed 000: "add up to 245 shares"
   struct Row {
@@ -42,7 +43,7 @@ TEST_CASE("default levels at 600 seats have the limits of the APF-SPEC 3.6 table
     int nominal, lendable, min, max;
     std::uint64_t max_seats;  // 0: no entry (Exempt and Reject levels)
   };
-  // APF-SPEC 3.6, columns nominalCL, lendableCL, minCL, maxCL, maxSeats.
+  // doc/model.md#worked-allocation, columns nominalCL, lendableCL, minCL, maxCL, maxSeats.
   const Row rows[] = {
       {"exempt", 0, 0, 0, 600, 0},
       {"catch-all", 13, 0, 13, 613, 0},
@@ -70,12 +71,12 @@ TEST_CASE("default levels at 600 seats have the limits of the APF-SPEC 3.6 table
     }
     nominal_sum += limits.nominal_cl;
   }
-  CHECK(nominal_sum == 602);  // APF-SPEC 3.6: the ceilings make nominalCLSum 602
+  CHECK(nominal_sum == 602);  // doc/model.md#worked-allocation: the ceilings make nominalCLSum 602
 }
 
 TEST_CASE("lendable and borrowing limits round halves away from zero", "[allocation]") {
   // node-high: 98 * 25 / 100 = 24.5 lends 25; global-default: 49 * 50 / 100 = 24.5 lends 25
-  // (APF-SPEC 3.6). A borrowing limit of 50% of 49 is likewise 25, not 24.
+  // (doc/model.md#worked-allocation). A borrowing limit of 50% of 49 is likewise 25, not 24.
   auto spec = Level("half", 20, 50, 6, 50);
   const apf::PriorityLevelLimits limits = apf::ComputePriorityLevelLimits(spec, 600, 245);
   REQUIRE(limits.nominal_cl == 49);
@@ -86,8 +87,8 @@ TEST_CASE("lendable and borrowing limits round halves away from zero", "[allocat
 }
 
 TEST_CASE("an unset borrowing limit lets a level borrow the whole server limit", "[allocation]") {
-  // APF-SPEC 3.1: borrowingCL = serverCL when borrowingLimitPercent is unset; seed 000:
-  // leaving it out "would have meant unlimited borrowing".
+  // doc/model.md#nominal-seats: borrowingCL = serverCL when borrowingLimitPercent is unset; seed
+  // 000: leaving it out "would have meant unlimited borrowing".
   auto fenced = Level("tenant-sweep", 20, 50, 2, 0);
   auto unfenced = Level("tenant-sweep", 20, 50, 2);
   CHECK(apf::ComputePriorityLevelLimits(fenced, 600, 265).max_cl == 46);
@@ -96,7 +97,7 @@ TEST_CASE("an unset borrowing limit lets a level borrow the whole server limit",
 
 TEST_CASE("a borrowing limit may take maxCL beyond the int32 range, as Go ints do",
           "[allocation]") {
-  // borrowingLimitPercent may be any non-negative int32 (APF-SPEC 2.8).
+  // borrowingLimitPercent may be any non-negative int32 (doc/model.md#defaulting-and-validation).
   auto spec = Level("greedy", 1, 0, 4, 2147483647);
   const apf::PriorityLevelLimits limits = apf::ComputePriorityLevelLimits(spec, 600, 1);
   // By hand: round(600 * 2147483647 / 100) = 12884901882.
@@ -128,8 +129,8 @@ TEST_CASE("the exempt level lends its lendable percent but always may borrow the
 TEST_CASE("max seats takes ceil(nominal * 0.15) of the float64 product: 20 seats give 3",
           "[allocation]") {
   // In float64 0.15 is 0.1499999999999999944..., so 20 * 0.15 is exactly 2.99999999999999988...
-  // before rounding and rounds to 3.0: ceil gives 3. (APF-SPEC 0.2 and the issue say 4,
-  // claiming 3.0000000000000004; that is wrong, see the Kubernetes table below, where
+  // before rounding and rounds to 3.0: ceil gives 3. (doc/model.md#numeric-conventions and the
+  // issue say 4, claiming 3.0000000000000004; that is wrong, see the Kubernetes table below, where
   // 100 * 0.15 likewise rounds to exactly 15.)
   CHECK(20 * 0.15 == 3.0);
   CHECK(apf::PriorityLevelMaxSeats(20, 2) == 3);

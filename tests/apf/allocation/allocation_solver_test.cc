@@ -1,5 +1,5 @@
-// The fair-proportion solver (APF-SPEC 3.5, conc_alloc.go): random problems in the
-// manner of Kubernetes' TestConcAlloc, plus cases worked by hand.
+// The fair-proportion solver (doc/model.md#allocation-solver, conc_alloc.go): random problems in
+// the manner of Kubernetes' TestConcAlloc, plus cases worked by hand.
 #include "apf/allocation/allocation_solver.h"
 
 #include <algorithm>
@@ -156,7 +156,8 @@ TEST_CASE("solver: random problems sum to the total with each item the clamp of 
 
 TEST_CASE("solver: with no binding bound the allocation is proportional to the targets",
           "[conc_alloc]") {
-  // APF-SPEC 3.6, zero demand: every target is minCL, 602 seats over targets summing to 258.
+  // doc/model.md#worked-allocation, zero demand: every target is minCL, 602 seats over targets
+  // summing to 258.
   const double min_cls[] = {13, 50, 73, 25, 49, 24, 24};
   std::vector<apf::AllocProblemItem> items;
   for (double m : min_cls) items.push_back({m, m, m + 600});

@@ -1,7 +1,7 @@
-// Borrowing in motion (APF-SPEC 3.4-3.6), in the manner of Kubernetes' TestBorrowing
-// (k8s.io/apiserver pkg/util/flowcontrol/borrowing_test.go): one apiserver's filter
-// (apf::FlowControl) driven in virtual time by closed-loop clients, as the Go test drives
-// its controller's Handle from client goroutines.
+// Borrowing in motion (doc/model.md#borrowing, #allocation-solver, #worked-allocation), in the
+// manner of Kubernetes' TestBorrowing (k8s.io/apiserver pkg/util/flowcontrol/borrowing_test.go):
+// one apiserver's filter (apf::FlowControl) driven in virtual time by closed-loop clients, as the
+// Go test drives its controller's Handle from client goroutines.
 //
 // The Go test's setup, which this one copies: a server concurrency limit of 24; two
 // priority levels test-pl0 and test-pl1 of 100 shares each, queuing with 10 queues, hand
@@ -12,9 +12,9 @@
 // estimate is one seat. After 10 s the executing-request integrators are reset; 15 s later
 // their averages must be in [15.5, 16.1] and [5.5, 6.1].
 //
-// Why those numbers (APF-SPEC 3.2, 3.6): the shares sum to 100 + 100 + 5 (catch-all) +
-// 0 (exempt) = 205, so each test level's nominal limit is ceil(24 * 100 / 205) = 12 and
-// catch-all's is ceil(24 * 5 / 205) = 1; the seats re-divided are the sum of the nominal
+// Why those numbers (doc/model.md#max-seats, #worked-allocation): the shares sum to 100 + 100 + 5
+// (catch-all) + 0 (exempt) = 205, so each test level's nominal limit is ceil(24 * 100 / 205) = 12
+// and catch-all's is ceil(24 * 5 / 205) = 1; the seats re-divided are the sum of the nominal
 // limits, 25. The busy level (demand about 22 to 24 seats) may rise to at most 16:
 //   - lendable-limited: test-pl1 lends at most round(12 * 33%) = 4 (it keeps 8, more than its
 //     demand of 6), and test-pl0 may borrow round(12 * 67%) = 8: 12 + 4 = 16;

@@ -1,4 +1,4 @@
-// The allocator as a whole: seat-demand statistics (APF-SPEC 3.3), the periodic
+// The allocator as a whole: seat-demand statistics (doc/model.md#seat-demand), the periodic
 // re-division (3.4) with the worked numbers of 3.6, the exempt-borrowing scenarios of
 // Kubernetes' exempt_borrowing_test.go, and configuration changes (3.7).
 #include "apf/allocation/concurrency_allocator.h"
@@ -107,7 +107,7 @@ TEST_CASE("seat demand: the smoothed demand jumps up to the envelope and decays 
   CHECK(stats.smoothed == 100);
   stats.Update(Steady(0));
   CHECK(stats.smoothed == 0.977 * 100 + 0.023 * 0);
-  // Half-life about 30 periods, i.e. 5 minutes (APF-SPEC 3.3).
+  // Half-life about 30 periods, i.e. 5 minutes (doc/model.md#seat-demand).
   for (int i = 1; i < 30; ++i) stats.Update(Steady(0));
   CHECK(stats.smoothed == Approx(100 * std::pow(0.977, 30)));
   CHECK(stats.smoothed == Approx(50).margin(0.5));
@@ -134,8 +134,10 @@ TEST_CASE("seat demand: a NaN deviation counts as zero", "[allocation][stats]") 
 
 // ---- 3.4 and 3.6: the re-division ----
 
-TEST_CASE("default levels at 600 seats: zero demand gives the current limits of APF-SPEC 3.6",
-          "[allocation][spec3.6]") {
+TEST_CASE(
+    "default levels at 600 seats: zero demand gives the current limits of "
+    "doc/model.md#worked-allocation",
+    "[allocation][spec3.6]") {
   apf::ConcurrencyAllocator a(600);
   FakeDemand demand;
   Digest(a, DefaultLevels(), demand);
@@ -151,7 +153,7 @@ TEST_CASE("default levels at 600 seats: zero demand gives the current limits of 
                         {"workload-high", 114},
                         {"workload-low", 56},
                         {"global-default", 56}});
-    CHECK(a.fair_frac() == 602.0 / 258.0);  // APF-SPEC 3.6: fairProp = 602/258
+    CHECK(a.fair_frac() == 602.0 / 258.0);  // doc/model.md#worked-allocation: fairProp = 602/258
     int sum = 0;
     for (const auto& level : a.levels()) sum += level.current_cl;
     CHECK(sum == 601);
@@ -159,8 +161,10 @@ TEST_CASE("default levels at 600 seats: zero demand gives the current limits of 
   }
 }
 
-TEST_CASE("default levels at 600 seats: heavy workload-low gives the last column of APF-SPEC 3.6",
-          "[allocation][spec3.6]") {
+TEST_CASE(
+    "default levels at 600 seats: heavy workload-low gives the last column of "
+    "doc/model.md#worked-allocation",
+    "[allocation][spec3.6]") {
   apf::ConcurrencyAllocator a(600);
   FakeDemand demand;
   Digest(a, DefaultLevels(), demand);
@@ -179,7 +183,8 @@ TEST_CASE("default levels at 600 seats: heavy workload-low gives the last column
 
 TEST_CASE("default levels: every level busy at its nominal limit gets exactly its nominal limit",
           "[allocation][spec3.6]") {
-  // APF-SPEC 3.6: remaining = 602 = minCurrentCLSum, the second branch with shareFrac 1.
+  // doc/model.md#worked-allocation: remaining = 602 = minCurrentCLSum, the second branch with
+  // shareFrac 1.
   apf::ConcurrencyAllocator a(600);
   FakeDemand demand;
   Digest(a, DefaultLevels(), demand);
@@ -279,7 +284,8 @@ TEST_CASE(
   // Exempt's minCL is 10, so 30 seats remain, more than the minCLs (5 + 15) ask; the
   // solver is then asked for nominalCLSum = 40 seats but the upper bounds (borrowing 0%)
   // total 5 + 25 = 30: an error. Each level keeps the limit it had: for new levels the
-  // initial nominalCL - lendableCL/2 = 5 - 0 and 25 - 10/2 = 20 (APF-SPEC 3.1, 3.4).
+  // initial nominalCL - lendableCL/2 = 5 - 0 and 25 - 10/2 = 20 (doc/model.md#nominal-seats,
+  // #borrowing).
   auto exempt = ExemptLevel();
   exempt.nominal_concurrency_shares = 10;
   auto catch_all = Level("catch-all", 5, 0, std::nullopt, 0);
@@ -444,7 +450,7 @@ TEST_CASE("changed shares change the nominal limits but keep a level's demand hi
 
 TEST_CASE("mandatory levels are imagined when missing and retained when their objects go",
           "[allocation][config]") {
-  // apf_controller.go imaginePL and processOldPLsLocked (APF-SPEC 2.6).
+  // apf_controller.go imaginePL and processOldPLsLocked (doc/model.md#mandatory-objects).
   apf::ConcurrencyAllocator a(600);
   FakeDemand demand;
   apf::ConcurrencyAllocator::DigestOutcome outcome;

@@ -1,7 +1,7 @@
 // golang.org/x/time/rate's Limiter (apf/base/rate_limiter.h) as client-go's RESTClient throttle
-// (CLIENT-SPEC 1.1 and 1.3), the workqueue's bucket and the EventRateLimit plugin use it:
-// delays on sequences worked out by hand in the comments. Every number here also agrees
-// with golang.org/x/time/rate's rate.go (commit 2b4e439) run on the same sequence under Go.
+// (doc/model.md#client-rate-limiter, #token-bucket), the workqueue's bucket and the EventRateLimit
+// plugin use it: delays on sequences worked out by hand in the comments. Every number here also
+// agrees with golang.org/x/time/rate's rate.go (commit 2b4e439) run on the same sequence under Go.
 #include "apf/base/rate_limiter.h"
 
 #include <catch2/catch.hpp>
@@ -27,9 +27,9 @@ apf::Nanos WaitDelay(RateLimiter& bucket, apf::Nanos now) {
 }  // namespace
 
 TEST_CASE("a full bucket grants the burst at once, then one token per 1/qps", "[rate_limiter]") {
-  // client-go's default 5 QPS / 10 burst (CLIENT-SPEC 1.1). Twelve Waits at t=0: the
-  // bucket starts full, so ten go at once; the 11th finds 10-10-1 = -1 tokens and waits
-  // 1/5 s = 200 ms; the 12th finds -2 and waits 400 ms (FIFO spacing of 1/r, 1.3).
+  // client-go's default 5 QPS / 10 burst (doc/model.md#client-rate-limiter). Twelve Waits at t=0:
+  // the bucket starts full, so ten go at once; the 11th finds 10-10-1 = -1 tokens and waits 1/5 s =
+  // 200 ms; the 12th finds -2 and waits 400 ms (FIFO spacing of 1/r, 1.3).
   RateLimiter bucket(5, 10);
   for (int i = 0; i < 10; ++i) CHECK(WaitDelay(bucket, 0) == 0);
   CHECK(WaitDelay(bucket, 0) == 200 * kMillisecond);
@@ -75,7 +75,7 @@ TEST_CASE("waits are truncated nanoseconds of (tokens / limit) * 1e9", "[rate_li
 
 TEST_CASE("a Wait that cannot be granted before the deadline fails at once and takes nothing",
           "[rate_limiter]") {
-  // 5 QPS, burst 1, drained at t=0: the next token needs 200 ms (CLIENT-SPEC 1.3 step 4).
+  // 5 QPS, burst 1, drained at t=0: the next token needs 200 ms (doc/model.md#token-bucket step 4).
   RateLimiter bucket(5, 1);
   CHECK(WaitDelay(bucket, 0) == 0);
   RateLimiter::WaitResult w = bucket.Wait(0, 199999999);
@@ -91,7 +91,8 @@ TEST_CASE("a Wait that cannot be granted before the deadline fails at once and t
 }
 
 TEST_CASE("a burst below one fails every Wait", "[rate_limiter]") {
-  // rate.wait: n=1 > burst -> "exceeds limiter's burst" (CLIENT-SPEC 1.1, negative Burst).
+  // rate.wait: n=1 > burst -> "exceeds limiter's burst" (doc/model.md#client-rate-limiter, negative
+  // Burst).
   RateLimiter bucket(5, -1);
   CHECK(bucket.Wait(0, kNever).status == WaitStatus::kExceedsBurst);
   CHECK_FALSE(bucket.Allow(0));
@@ -117,7 +118,7 @@ TEST_CASE("cancelling the last reservation gives its token back", "[rate_limiter
 }
 
 TEST_CASE("Reserve always succeeds and spaces a drained bucket by 1/r", "[rate_limiter]") {
-  // The workqueue's overall 10 QPS / 100 burst bucket (CLIENT-SPEC 5.2): 100 at once,
+  // The workqueue's overall 10 QPS / 100 burst bucket (doc/model.md#work-queue): 100 at once,
   // then 100 ms, 200 ms, ... for the 101st, 102nd, ...
   RateLimiter bucket(10, 100);
   for (int i = 0; i < 100; ++i) CHECK(bucket.Reserve(0).DelayFrom(0) == 0);

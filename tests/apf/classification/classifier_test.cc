@@ -1,4 +1,4 @@
-// Classification (APF-SPEC 2.2-2.5): the requests the issue lists against the 1.36
+// Classification (doc/model.md#flowschema-order): the requests the issue lists against the 1.36
 // defaults, with and without seed 000's fence; the matching rules of rule.go one by one;
 // the precedence order; and two property tests: the explanation agrees with the
 // classification, and the compiled classifier agrees with a plain reading of rule.go
@@ -142,7 +142,7 @@ TEST_CASE("a human kubectl user falls through to global-default", "[classifier]"
   CHECK(r.flow_schema == "global-default");
   CHECK(r.priority_level == "global-default");
   CHECK(r.distinguisher == "alice");
-  CHECK(r.hash == 17644606172554983095ULL);  // APF-SPEC appendix A
+  CHECK(r.hash == 17644606172554983095ULL);  // doc/model.md appendix A
 }
 
 TEST_CASE("GET /healthz from anyone is a probe, and so are its subpaths", "[classifier]") {
@@ -444,7 +444,7 @@ TEST_CASE("without the defaults a FlowSchema naming exempt is matched, not dangl
           "[classifier][config]") {
   // The config producer (pkg/registry/flowcontrol/ensurer, EnsureConfigurations) creates
   // the mandatory exempt and catch-all levels before the filter digests anything, so a
-  // FlowSchema of our own that names exempt finds its level (issue 16). Before, the level
+  // FlowSchema of our own that names exempt finds its level. Before, the level
   // was only imagined by the digest after the FlowSchemas had been checked, and the
   // schema was dropped as dangling: its requests went to catch-all and were refused.
   const sim::FlowControlManifests m = sim::ParseFlowControlYaml(R"(

@@ -1,5 +1,5 @@
-// The flow hash (APF-SPEC 2.5): the vectors of APF-SPEC appendix A, and the one-shot and
-// reusable hashers agreeing with each other.
+// The flow hash (doc/model.md#flow-hash): the vectors of doc/model.md appendix A, and the one-shot
+// and reusable hashers agreeing with each other.
 #include "apf/classification/flow_hash.h"
 
 #include <catch2/catch.hpp>
@@ -7,7 +7,7 @@
 
 #include "sim/engine/random.h"
 
-TEST_CASE("flow hashes match APF-SPEC appendix A", "[flow_hash]") {
+TEST_CASE("flow hashes match doc/model.md appendix A", "[flow_hash]") {
   // Appendix A: hashFlowID(fsName, distinguisher) in decimal.
   CHECK(apf::HashFlowID("global-default", "alice") == 17644606172554983095ULL);
   CHECK(apf::HashFlowID("service-accounts", "system:serviceaccount:default:loadtest") ==

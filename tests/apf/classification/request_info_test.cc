@@ -1,5 +1,5 @@
 // Request facts as kube-apiserver derives them: query parsing with Go's url.ParseQuery
-// and metav1's conversions, RequestInfoFactory's path rules (APF-SPEC 2.1), and field
+// and metav1's conversions, RequestInfoFactory's path rules (doc/model.md#request-info), and field
 // selector exact matches (k8s.io/apimachinery fields.ParseSelector).
 #include "apf/classification/request_info.h"
 

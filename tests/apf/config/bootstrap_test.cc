@@ -1,7 +1,8 @@
 // The default flow-control objects of each Kubernetes version, checked against the tables
-// of APF-SPEC 2.7 (read from k8s.io/apiserver pkg/apis/flowcontrol/bootstrap/default.go)
-// and, for 1.29-1.33, against default.go at tags v0.29.0 to v0.33.13, which carry the
-// endpoint-controller and workload-leader-election FlowSchemas removed in 1.34.
+// of doc/model.md#default-objects (read from k8s.io/apiserver
+// pkg/apis/flowcontrol/bootstrap/default.go) and, for 1.29-1.33, against default.go at tags v0.29.0
+// to v0.33.13, which carry the endpoint-controller and workload-leader-election FlowSchemas removed
+// in 1.34.
 #include "apf/config/bootstrap.h"
 
 #include <catch2/catch.hpp>
@@ -44,7 +45,7 @@ std::vector<std::string> SchemaNames(const BootstrapObjects& b) {
   return out;
 }
 
-// One row of APF-SPEC 2.7's priority-level table.
+// One row of doc/model.md#default-objects's priority-level table.
 struct LevelRow {
   const char* name;
   bool exempt;
@@ -66,7 +67,7 @@ const LevelRow kLevelTable[] = {
     {"global-default", false, 20, 50, 128, 6, 50},
 };
 
-// One row of APF-SPEC 2.7's FlowSchema table (and, for the two removed in 1.34, of
+// One row of doc/model.md#default-objects's FlowSchema table (and, for the two removed in 1.34, of
 // default.go before v0.34.0).
 struct SchemaRow {
   const char* name;
@@ -107,7 +108,8 @@ void CheckSchemaRow(const BootstrapObjects& b, const SchemaRow& row) {
 
 }  // namespace
 
-TEST_CASE("every supported version has the priority levels of APF-SPEC 2.7", "[bootstrap]") {
+TEST_CASE("every supported version has the priority levels of doc/model.md#default-objects",
+          "[bootstrap]") {
   for (int minor = 29; minor <= 37; ++minor) {
     const BootstrapObjects b = Bootstrap({1, minor});
     INFO("1." << minor);
@@ -146,7 +148,8 @@ TEST_CASE("every supported version has the priority levels of APF-SPEC 2.7", "[b
   }
 }
 
-TEST_CASE("1.34 and later have the eleven FlowSchemas of APF-SPEC 2.7", "[bootstrap]") {
+TEST_CASE("1.34 and later have the eleven FlowSchemas of doc/model.md#default-objects",
+          "[bootstrap]") {
   for (int minor = 34; minor <= 37; ++minor) {
     const BootstrapObjects b = Bootstrap({1, minor});
     INFO("1." << minor);
@@ -185,7 +188,8 @@ TEST_CASE("1.29 to 1.33 also have the two leader-election FlowSchemas removed in
   }
 }
 
-TEST_CASE("the default FlowSchemas' subjects and rules are those of APF-SPEC 2.7", "[bootstrap]") {
+TEST_CASE("the default FlowSchemas' subjects and rules are those of doc/model.md#default-objects",
+          "[bootstrap]") {
   const BootstrapObjects b = Bootstrap({1, 36});
   using V = std::vector<std::string>;
   const auto& probes = FindSchema(b, "probes")->spec.rules.at(0);

@@ -1,8 +1,8 @@
-// What happens to the objects between `kubectl apply` and the APF filter (APF-SPEC 2.2,
-// 2.6): the config producer creates missing bootstrap objects, forces the mandatory specs
-// back (except the exempt level's `exempt` field), updates suggested objects only when
-// auto-update is on, deletes retired suggestions; the digest skips broken levels and
-// dangling schemas and supplies the mandatory schemas and levels it cannot run without.
+// What happens to the objects between `kubectl apply` and the APF filter
+// (doc/model.md#flowschema-order, 2.6): the config producer creates missing bootstrap objects,
+// forces the mandatory specs back (except the exempt level's `exempt` field), updates suggested
+// objects only when auto-update is on, deletes retired suggestions; the digest skips broken levels
+// and dangling schemas and supplies the mandatory schemas and levels it cannot run without.
 #include "apf/config/flow_control_config.h"
 
 #include <catch2/catch.hpp>

@@ -1,6 +1,7 @@
 // The object-count tracker's staleness, pruning and polling rules, from
 // object_count_tracker.go (staleTolerationThreshold 3 min, pruneInterval 1 h) and
-// registry/generic/registry/store.go (JitterUntil with factor 1.2) (APF-SPEC 6.4).
+// registry/generic/registry/store.go (JitterUntil with factor 1.2)
+// (doc/model.md#object-count-tracker).
 #include "apf/estimation/object_count_tracker.h"
 
 #include <catch2/catch.hpp>

@@ -1,5 +1,5 @@
 // The watch tracker's keys, the pods spec.nodeName exception and the interested-watcher
-// count a write is charged for (watch_tracker.go, APF-SPEC 6.5).
+// count a write is charged for (watch_tracker.go, doc/model.md#watch-tracker).
 #include "apf/estimation/watch_tracker.h"
 
 #include <catch2/catch.hpp>

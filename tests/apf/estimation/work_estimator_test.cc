@@ -1,6 +1,7 @@
 // The work estimator against seed 000 (the TenantBinding drift sweep), the worked
-// examples of APF-SPEC 6.2 and 6.3, and the rules of list_work_estimator.go,
-// mutating_work_estimator.go and width.go, each case computed by hand in its comment.
+// examples of doc/model.md#list-estimate, #mutating-estimate, and the rules of
+// list_work_estimator.go, mutating_work_estimator.go and width.go, each case computed by hand in
+// its comment.
 #include "apf/estimation/work_estimator.h"
 
 #include <catch2/catch.hpp>
@@ -58,10 +59,10 @@ apf::RequestInfo Request(std::string verb, std::string group, std::string resour
   return r;
 }
 
-// APF-SPEC 3.2: maxSeats = max(1, min(ceil(nominalCL × 0.15), nominalCL / handSize)).
+// doc/model.md#max-seats: maxSeats = max(1, min(ceil(nominalCL × 0.15), nominalCL / handSize)).
 // Seed 000 gives the nominal limits at 600 seats: workload-low 245 (handSize 6),
 // tenant-sweep 46 (handSize 2); global-default is 49 (handSize 6), leader-election 25
-// (handSize 4) (APF-SPEC 3.6).
+// (handSize 4) (doc/model.md#worked-allocation).
 constexpr std::uint64_t kWorkloadLowMaxSeats = 37;    // min(ceil(36.75), 40)
 constexpr std::uint64_t kTenantSweepMaxSeats = 7;     // min(ceil(6.9), 23)
 constexpr std::uint64_t kGlobalDefaultMaxSeats = 8;   // min(ceil(7.35), 8)
@@ -95,7 +96,7 @@ TEST_CASE(
   CHECK(f.Estimate(page, kTenantSweepMaxSeats) == WorkEstimate{7, 0, 0});
 }
 
-TEST_CASE("APF-SPEC 6.2 examples: 5000 pods of 10 KB", "[estimator]") {
+TEST_CASE("doc/model.md#list-estimate examples: 5000 pods of 10 KB", "[estimator]") {
   Fixture f;
   f.SetStats(5000, 10000);
   auto from_cache = Request("list", "", "pods", "", "resourceVersion=0");
@@ -112,7 +113,7 @@ TEST_CASE("APF-SPEC 6.2 examples: 5000 pods of 10 KB", "[estimator]") {
   CHECK(f.Estimate(from_cache, kWorkloadLowMaxSeats).initial_seats == 10);
 }
 
-TEST_CASE("APF-SPEC 6.3 examples: watcher fan-out of writes", "[estimator]") {
+TEST_CASE("doc/model.md#mutating-estimate examples: watcher fan-out of writes", "[estimator]") {
   Fixture f;
   auto create = Request("create", "", "configmaps", "default");
   // W = 25: ceil(2.5) = 3 final seats; 3 × 5 ms reshaped onto 3 seats is 5 ms.

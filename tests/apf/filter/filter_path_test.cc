@@ -1,6 +1,7 @@
 // Which requests skip APF, how long they may wait in a queue, and what a watch needs
-// (APF-SPEC 1.2, 1.3, 1.5): longrunning.go with kube-apiserver's sets,
-// request_deadline.go, getRequestWaitContext, the watch cache and handlers/get.go.
+// (doc/model.md#long-running-requests, #queue-wait-deadline, #watch-flow): longrunning.go with
+// kube-apiserver's sets, request_deadline.go, getRequestWaitContext, the watch cache and
+// handlers/get.go.
 #include <catch2/catch.hpp>
 
 #include "apf/classification/long_running.h"

@@ -1,8 +1,9 @@
 // A caller's FlowRef (apf/filter/flow_control.h StartHints::flow) lets a request skip the lookup of
 // its flow by distinguisher; it must never change the answer. The flow hash a request gets
-// is hashFlowID(FlowSchema name, distinguisher) (APF-SPEC 2.5, apf/classification/flow_hash.h) with
-// or without the note, after the filter's table of flows was rebuilt (the note's slot may then hold
-// another flow) and when one user's requests go to two ByUser FlowSchemas.
+// is hashFlowID(FlowSchema name, distinguisher) (doc/model.md#flow-hash,
+// apf/classification/flow_hash.h) with or without the note, after the filter's table of flows was
+// rebuilt (the note's slot may then hold another flow) and when one user's requests go to two
+// ByUser FlowSchemas.
 #include <catch2/catch.hpp>
 #include <string>
 

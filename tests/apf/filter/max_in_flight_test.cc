@@ -1,4 +1,5 @@
-// The MaxInFlight filter used when APF is off (APF-SPEC 1.8, seed 002): maxinflight.go.
+// The MaxInFlight filter used when APF is off (doc/model.md#max-in-flight, seed 002):
+// maxinflight.go.
 #include "apf/filter/max_in_flight.h"
 
 #include <catch2/catch.hpp>
@@ -67,7 +68,7 @@ TEST_CASE("A zero limit leaves its class unlimited; both zero remove the filter"
   auto post = apf::NewRequestInfo("POST", "/api/v1/namespaces/a/configmaps", "");
   auto get = apf::NewRequestInfo("GET", "/api/v1/namespaces/a/configmaps", "");
   // maxinflight.go: a limit of 0 makes a nil channel, and the handler is called
-  // directly. The requests are still counted (issue 16): the simulator's pool reports
+  // directly. The requests are still counted: the simulator's pool reports
   // what it serves, 50 in flight here, without Go's watermark seeing them.
   apf::MaxInFlightFilter reads_only(1, 0);
   for (int i = 0; i < 50; ++i) CHECK(Send(reads_only, post).decision == Decision::kServedUnlimited);

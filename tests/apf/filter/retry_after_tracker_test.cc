@@ -1,4 +1,4 @@
-// The Retry-After sequences of APF-SPEC 1.6 (dropped_requests_tracker.go), with the
+// The Retry-After sequences of doc/model.md#retry-after (dropped_requests_tracker.go), with the
 // per-second values worked out by hand in the comments.
 #include "apf/filter/retry_after_tracker.h"
 

@@ -1,4 +1,4 @@
-// The behaviours of APF-SPEC section 5, one small scenario each. Every expected time and
+// The behaviours of doc/model.md#queue-set, one small scenario each. Every expected time and
 // R value is worked out by hand in the comments from the rules of queueset.go:
 //   work(request)   = InitialSeats * G + FinalSeats * AdditionalLatency, G = 3 ms, in
 //                     units of 1e-8 seat-seconds: one seat for 3 ms is 300 000 units;
@@ -76,7 +76,8 @@ TEST_CASE("timing out a blocking head dispatches nothing", "[queueset]") {
   CHECK(h.qs->current_r() == 1000000);
   CHECK(h.DispatchedAt(3) == -1);  // C still waits with a seat free
   CHECK(h.qs->waiting_requests() == 1);
-  // The time-out counts as rejected and cancelled, never as timed out (APF-SPEC 5.10).
+  // The time-out counts as rejected and cancelled, never as timed out
+  // (doc/model.md#counters-and-oddities).
   CHECK(h.qs->counters().rejected == 1);
   CHECK(h.qs->counters().cancelled == 1);
   CHECK(h.qs->counters().rejected_time_out == 1);

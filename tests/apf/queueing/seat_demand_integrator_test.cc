@@ -1,4 +1,4 @@
-// The seat-demand integrator (APF-SPEC 3.3, fairqueuing/integrator.go), on demand
+// The seat-demand integrator (doc/model.md#seat-demand, fairqueuing/integrator.go), on demand
 // histories whose moments are computed by hand in the comments.
 #include "apf/queueing/seat_demand_integrator.h"
 

@@ -1,4 +1,4 @@
-// SeatSeconds arithmetic, against the spot values of APF-SPEC appendix A and the
+// SeatSeconds arithmetic, against the spot values of doc/model.md appendix A and the
 // conventions of section 0.2.
 #include "apf/queueing/seat_seconds.h"
 

@@ -1,5 +1,5 @@
-// The shuffle-sharding dealer (APF-SPEC 4): the appendix A vectors, NewDealer's validity
-// checks and their boundaries, and properties of the deal that hold for every hash.
+// The shuffle-sharding dealer (doc/model.md#shuffle-sharding): the appendix A vectors, NewDealer's
+// validity checks and their boundaries, and properties of the deal that hold for every hash.
 #include "apf/queueing/shuffle_sharding.h"
 
 #include <algorithm>
@@ -23,7 +23,7 @@ std::vector<int> DealVector(int deck, int hand, std::uint64_t hash) {
 
 }  // namespace
 
-TEST_CASE("deals match the test vectors of APF-SPEC appendix A", "[dealer]") {
+TEST_CASE("deals match the test vectors of doc/model.md appendix A", "[dealer]") {
   // hashFlowID("global-default", "alice")
   CHECK(DealVector(128, 6, 17644606172554983095ULL) == std::vector<int>{55, 62, 126, 125, 105, 1});
   CHECK(DealVector(64, 6, 17644606172554983095ULL) == std::vector<int>{55, 56, 51, 36, 11, 5});
@@ -43,7 +43,7 @@ TEST_CASE("a small deal worked by hand", "[dealer]") {
 }
 
 TEST_CASE("required entropy bits are ceil(log2(deck) * hand)", "[dealer]") {
-  // The examples of APF-SPEC 4.1.
+  // The examples of doc/model.md#shuffle-sharding.
   CHECK(apf::RequiredEntropyBits(128, 6) == 42);
   CHECK(apf::RequiredEntropyBits(64, 6) == 36);
   CHECK(apf::RequiredEntropyBits(16, 4) == 16);

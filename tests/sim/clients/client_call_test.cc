@@ -1,7 +1,7 @@
-// One client-go call (CLIENT-SPEC 2, 3 and 6.1): which responses are retried and after how
-// long, the token spent per attempt, the context deadline of Config.Timeout, and the
-// exact error text the caller sees. Each expected number is worked out in a comment from
-// the spec section it cites.
+// One client-go call (doc/model.md#retry-budget, #client-timeouts, #client-state-machine): which
+// responses are retried and after how long, the token spent per attempt, the context deadline of
+// Config.Timeout, and the exact error text the caller sees. Each expected number is worked out in a
+// comment from the spec section it cites.
 #include "sim/clients/client_call.h"
 
 #include <catch2/catch.hpp>
@@ -72,9 +72,10 @@ struct Run {
   std::vector<Nanos> sent_at;
   std::vector<Nanos> timeout_params;
   std::vector<Nanos> ended_at;  // when the attempt's answer, error or abort timer came
-  // What the retry after each attempt must wait (CLIENT-SPEC 2.2 and 2.3): the response's
-  // Retry-After in whole seconds, or 1 s for a transport error or an abort (the synthetic
-  // "500, Retry-After: 1"); -1 after a response without Retry-After, which is not retried.
+  // What the retry after each attempt must wait (doc/model.md#retryable, #retry-wait): the
+  // response's Retry-After in whole seconds, or 1 s for a transport error or an abort (the
+  // synthetic "500, Retry-After: 1"); -1 after a response without Retry-After, which is not
+  // retried.
   std::vector<Nanos> retry_wait;
   Nanos done_at = -1;
 };
@@ -128,7 +129,7 @@ std::vector<Nanos> Seconds(std::initializer_list<double> s) {
 }  // namespace
 
 TEST_CASE("a 429 with Retry-After is retried after exactly that many seconds", "[client_call]") {
-  // CLIENT-SPEC 2.3: wait = Retry-After x 1 s, no jitter. Attempt 1 at 0 gets a 429 with
+  // doc/model.md#retry-wait: wait = Retry-After x 1 s, no jitter. Attempt 1 at 0 gets a 429 with
   // Retry-After 3 after 10 ms; the retry goes at 3.010 s and succeeds.
   ClientCall call(kDefaultOptions, nullptr);
   const Run run = Drive(
@@ -143,7 +144,7 @@ TEST_CASE("a 429 with Retry-After is retried after exactly that many seconds", "
 }
 
 TEST_CASE("after ten retries the caller gets the 429 as a StatusError", "[client_call]") {
-  // CLIENT-SPEC 2.1: maxRetries 10, so 11 attempts. Every answer is an instant 429 with
+  // doc/model.md#retry-budget: maxRetries 10, so 11 attempts. Every answer is an instant 429 with
   // Retry-After 2, so attempt k goes at 2(k-1) s: the last at 20 s. The text is
   // NewGenericServerResponse's for 429 with the "(get pods)" suffix (2.4), not wrapped
   // because no attempt failed with a transport error.
@@ -168,9 +169,9 @@ TEST_CASE("after ten retries the caller gets the 429 as a StatusError", "[client
 }
 
 TEST_CASE("each attempt takes a token, the Retry-After sleep comes before it", "[client_call]") {
-  // CLIENT-SPEC 1.2 and 6: one token per attempt, retries included; on a retry the sleep
-  // comes first and the token wait after it. A 1 QPS / burst 1 bucket; another caller
-  // takes tokens at 0, 0 and 0 (waits 0, 1 s, 2 s: tokens -2 at t=0). Our call at 0 then
+  // doc/model.md#limiter-placement, #retry-storm: one token per attempt, retries included; on a
+  // retry the sleep comes first and the token wait after it. A 1 QPS / burst 1 bucket; another
+  // caller takes tokens at 0, 0 and 0 (waits 0, 1 s, 2 s: tokens -2 at t=0). Our call at 0 then
   // waits 3 s for its first token (tokens -3). The 429 (Retry-After 1) at 3 s -> sleep to
   // 4 s; the bucket then holds -3 + 4 = 1, minus 1 = 0: the retry goes at once at 4 s.
   apf::RateLimiter bucket(1, 1);
@@ -183,7 +184,7 @@ TEST_CASE("each attempt takes a token, the Retry-After sleep comes before it", "
 }
 
 TEST_CASE("synchronized retriers behind one bucket leave 1/qps apart", "[client_call]") {
-  // CLIENT-SPEC 6: callers rejected together sleep the same Retry-After and are released
+  // doc/model.md#retry-storm: callers rejected together sleep the same Retry-After and are released
   // at t+S, then every 1/qps. Eight calls start at t=0 on one 2 QPS / burst 5 bucket: five
   // go at once (tokens 0), the others wait 0.5, 1.0 and 1.5 s (tokens -1, -2, -3). All
   // eight get a 429 with Retry-After 10 at 1.5 s and sleep to 11.5 s. The bucket then
@@ -224,7 +225,7 @@ TEST_CASE("synchronized retriers behind one bucket leave 1/qps apart", "[client_
 }
 
 TEST_CASE("only 429 and 5xx with an integer Retry-After are retried", "[client_call]") {
-  // CLIENT-SPEC 2.2 step 5 and section 7: a 504 request timeout has no Retry-After; a
+  // doc/model.md#retryable step 5 and section 7: a 504 request timeout has no Retry-After; a
   // 500 without it; 4xx other than 429 never, even with the header; a non-integer
   // Retry-After fails Atoi (has_retry_after false).
   struct Case {
@@ -251,7 +252,7 @@ TEST_CASE("only 429 and 5xx with an integer Retry-After are retried", "[client_c
 }
 
 TEST_CASE("error texts follow NewGenericServerResponse or the server's Status", "[client_call]") {
-  // CLIENT-SPEC 2.4 and apimachinery errors.NewGenericServerResponse.
+  // doc/model.md#retry-exhausted and apimachinery errors.NewGenericServerResponse.
   const auto text_of = [](const HttpResponse& response, HttpMethod method) {
     ClientCallOptions o;
     o.method = method;
@@ -282,7 +283,7 @@ TEST_CASE("error texts follow NewGenericServerResponse or the server's Status", 
 }
 
 TEST_CASE("Retry-After 0 and negative values retry at once", "[client_call]") {
-  // CLIENT-SPEC 2.2: "Retry-After: 0 -> immediate retry"; a negative timer fires at once.
+  // doc/model.md#retryable: "Retry-After: 0 -> immediate retry"; a negative timer fires at once.
   ClientCall call(kDefaultOptions, nullptr);
   const Run run = Drive(call, 0,
                         {Answer(TooManyRequests(0), kSecond), Answer(TooManyRequests(-5), kSecond),
@@ -291,7 +292,7 @@ TEST_CASE("Retry-After 0 and negative values retry at once", "[client_call]") {
 }
 
 TEST_CASE("MaxRetries 0 and stream bodies give a single attempt", "[client_call]") {
-  // CLIENT-SPEC 2.1 ("0 means no retries", negative clamped to 0) and 2.2 step 2.
+  // doc/model.md#retry-budget ("0 means no retries", negative clamped to 0) and 2.2 step 2.
   ClientCallOptions no_retries;
   no_retries.max_retries = -3;
   ClientCall a(no_retries, nullptr);
@@ -306,7 +307,7 @@ TEST_CASE("MaxRetries 0 and stream bodies give a single attempt", "[client_call]
 }
 
 TEST_CASE("transport errors: GET retries after 1 s, writes fail at once", "[client_call]") {
-  // CLIENT-SPEC 2.2 step 4: a retryable error becomes "500 with Retry-After: 1", for GET
+  // doc/model.md#retryable step 4: a retryable error becomes "500 with Retry-After: 1", for GET
   // only in Do; a POST fails with the url.Error.
   ClientCall get(kDefaultOptions, nullptr);
   const Run run = Drive(get, 0,
@@ -330,10 +331,10 @@ TEST_CASE("transport errors: GET retries after 1 s, writes fail at once", "[clie
 }
 
 TEST_CASE("an earlier transport error is appended to the final error", "[client_call]") {
-  // CLIENT-SPEC 2.4, withRetry.WrapPreviousError. GET: EOF at 0 (retry at 1 s), then a 429
-  // with Retry-After 10 at 1 s, with a 5 s Timeout (deadline 5 s): Before finds the
-  // context alive, the sleep is cut at 5 s, the limiter's Wait sees the context done:
-  // "context deadline exceeded", wrapped with the EOF (unwrapped from its url.Error).
+  // doc/model.md#retry-exhausted, withRetry.WrapPreviousError. GET: EOF at 0 (retry at 1 s), then a
+  // 429 with Retry-After 10 at 1 s, with a 5 s Timeout (deadline 5 s): Before finds the context
+  // alive, the sleep is cut at 5 s, the limiter's Wait sees the context done: "context deadline
+  // exceeded", wrapped with the EOF (unwrapped from its url.Error).
   ClientCallOptions o;
   o.timeout_ns = 5 * kSecond;
   apf::RateLimiter bucket(5, 10);
@@ -355,11 +356,10 @@ TEST_CASE("an earlier transport error is appended to the final error", "[client_
 }
 
 TEST_CASE("Config.Timeout bounds every retry and is sent as ?timeout=", "[client_call]") {
-  // CLIENT-SPEC 3.1, the leader-election client: Timeout 5 s. Attempts at 0 and 3 s get
-  // 429s with Retry-After 3; the second sleep would end at 6 s but the context ends at
-  // 5 s. Without a limiter client.Do then runs with a done context and fails before
-  // sending: the url.Error "context deadline exceeded". Two attempts reached the server,
-  // each with ?timeout=5s.
+  // doc/model.md#client-timeouts, the leader-election client: Timeout 5 s. Attempts at 0 and 3 s
+  // get 429s with Retry-After 3; the second sleep would end at 6 s but the context ends at 5 s.
+  // Without a limiter client.Do then runs with a done context and fails before sending: the
+  // url.Error "context deadline exceeded". Two attempts reached the server, each with ?timeout=5s.
   ClientCallOptions o;
   o.method = HttpMethod::kPut;
   o.timeout_ns = 5 * kSecond;
@@ -376,7 +376,7 @@ TEST_CASE("Config.Timeout bounds every retry and is sent as ?timeout=", "[client
 }
 
 TEST_CASE("the first token wait is not bounded by Config.Timeout", "[client_call]") {
-  // CLIENT-SPEC 1.2: the first tryThrottle runs before the timeout context exists. A
+  // doc/model.md#limiter-placement: the first tryThrottle runs before the timeout context exists. A
   // drained 1 QPS bucket makes the first token wait 8 s; Timeout 5 s then runs from 8 s:
   // an attempt that never answers is abandoned at 13 s.
   apf::RateLimiter bucket(1, 1);
@@ -394,7 +394,7 @@ TEST_CASE("the first token wait is not bounded by Config.Timeout", "[client_call
 }
 
 TEST_CASE("a retry token that would come after the deadline fails the call", "[client_call]") {
-  // CLIENT-SPEC 1.3 step 4: Wait fails at once if the token comes after the deadline.
+  // doc/model.md#token-bucket step 4: Wait fails at once if the token comes after the deadline.
   // 1 QPS / burst 1; Timeout 10 s. Attempt 1 at 0 (token 1 -> 0). The 429 (Retry-After
   // 1) at 0 -> sleep to 1 s. Meanwhile another caller took 20 tokens at 0 (-20), so at
   // 1 s the bucket holds -19 and the token would come 20 s later, past the 10 s deadline.
@@ -417,9 +417,9 @@ TEST_CASE("a retry token that would come after the deadline fails the call", "[c
 }
 
 TEST_CASE("an abandoned attempt is reported for the server to cancel", "[client_call]") {
-  // CLIENT-SPEC 3.3: the client's context fires while the attempt waits in APF; the world
-  // cancels it at the server, where it counts as a "time-out" rejection. The step tells
-  // the world when: abort_at_ns = the deadline (Timeout 30 s, first token at 0).
+  // doc/model.md#cancellation-while-queued: the client's context fires while the attempt waits in
+  // APF; the world cancels it at the server, where it counts as a "time-out" rejection. The step
+  // tells the world when: abort_at_ns = the deadline (Timeout 30 s, first token at 0).
   ClientCallOptions o;
   o.timeout_ns = 30 * kSecond;
   ClientCall call(o, nullptr);
@@ -439,7 +439,7 @@ TEST_CASE("an abandoned attempt is reported for the server to cancel", "[client_
 }
 
 TEST_CASE("cancelling while waiting for a token gives the token back", "[client_call]") {
-  // CLIENT-SPEC 1.3 step 5: 1 QPS / burst 1 drained at 0 (tokens 0); our call's first
+  // doc/model.md#token-bucket step 5: 1 QPS / burst 1 drained at 0 (tokens 0); our call's first
   // token waits 1 s (tokens -1). Cancelled at 0.5 s: the reservation is the last one, so
   // its token comes back: tokens at 0.5 s = -1 + 0.5 + 1 = 0.5.
   apf::RateLimiter bucket(1, 1);
@@ -457,7 +457,8 @@ TEST_CASE("cancelling while waiting for a token gives the token back", "[client_
 }
 
 TEST_CASE("a caller deadline the first token cannot meet fails before sending", "[client_call]") {
-  // CLIENT-SPEC 6.1 first line: the limiter error, wrapped by tryThrottleWithInfo.
+  // doc/model.md#client-state-machine first line: the limiter error, wrapped by
+  // tryThrottleWithInfo.
   apf::RateLimiter bucket(5, 1);
   bucket.Wait(0, kNever);  // next token at 200 ms
   ClientCallOptions o;
@@ -471,7 +472,7 @@ TEST_CASE("a caller deadline the first token cannot meet fails before sending", 
 }
 
 TEST_CASE("a WATCH sends its first attempt without a token, retries take one", "[client_call]") {
-  // CLIENT-SPEC 1.2: "the first attempt is not rate limited", retries are. A 1 QPS /
+  // doc/model.md#limiter-placement: "the first attempt is not rate limited", retries are. A 1 QPS /
   // burst 1 bucket: the first attempt leaves it full (1 token); the 429 (Retry-After 2)
   // retry at 2 s takes it (0 tokens).
   apf::RateLimiter bucket(1, 1);
@@ -485,7 +486,7 @@ TEST_CASE("a WATCH sends its first attempt without a token, retries take one", "
 }
 
 TEST_CASE("a WATCH whose EOFs outlive the retries returns an empty watch", "[client_call]") {
-  // CLIENT-SPEC 4.2: Request.Watch returns watch.NewEmptyWatch() when a retryable
+  // doc/model.md#reflector-loop: Request.Watch returns watch.NewEmptyWatch() when a retryable
   // transport error survives all retries: 11 attempts, 1 s apart, no error.
   ClientCallOptions o;
   o.kind = CallKind::kWatch;
@@ -498,7 +499,7 @@ TEST_CASE("a WATCH whose EOFs outlive the retries returns an empty watch", "[cli
 }
 
 TEST_CASE("a WATCH's http.Client.Timeout bounds each attempt and the stream", "[client_call]") {
-  // CLIENT-SPEC 3.1 effect 1: Config.Timeout becomes http.Client.Timeout, which bounds
+  // doc/model.md#client-timeouts effect 1: Config.Timeout becomes http.Client.Timeout, which bounds
   // each attempt, body included. Timeout 30 s: attempt 1 at 0 gets no headers by 30 s ->
   // a client timeout, retryable for a WATCH (IsTimeout) -> retry at 31 s, answered 200
   // at 31.5 s; the stream is then cut by the client at 31 + 30 = 61 s.
@@ -540,7 +541,7 @@ TEST_CASE("a WATCH's abort time is known in flight; a finished Do call keeps non
 
 TEST_CASE("a call waiting in its client costs at most 80 bytes of client-go state",
           "[client_call]") {
-  // Issue 18: hundreds of thousands of calls sleep through Retry-Afters at once, so each
+  // Hundreds of thousands of calls sleep through Retry-Afters at once, so each
   // byte here is hundreds of kilobytes there. 80 is what the fields need packed: four
   // times, the body pointer, six 4-byte counters and values, a 2-byte status and 13 bytes
   // of states (79, aligned to 8); the context (options, bucket) is the caller's. With the
@@ -565,7 +566,7 @@ TEST_CASE("a WATCH error response is wrapped with an earlier transport error", "
 
 TEST_CASE("the optional URL backoff doubles up to its cap and loses to a longer Retry-After",
           "[client_call]") {
-  // CLIENT-SPEC 2.5 with KUBE_CLIENT_BACKOFF_BASE=1, _DURATION=8: after each 429 the
+  // doc/model.md#url-backoff with KUBE_CLIENT_BACKOFF_BASE=1, _DURATION=8: after each 429 the
   // backoff is 1, 2, 4, 8, 8 s (Next: base, then min(2*prev, 8)); the sleep is
   // max(Retry-After, backoff). Retry-After 1 throughout -> sleeps 1, 2, 4, 8, 8; a
   // Retry-After of 20 on the 6th response beats the backoff's 8.
@@ -582,9 +583,9 @@ TEST_CASE("the optional URL backoff doubles up to its cap and loses to a longer 
 
 TEST_CASE("property: at most 11 attempts, one token each, each retry its wait after the answer",
           "[client_call]") {
-  // Invariants of CLIENT-SPEC 2.1, 2.3 and 1.2 over random server behaviour: attempts <=
-  // max_retries + 1; a Do call spends exactly one token per attempt sent (a WATCH one
-  // fewer); the call always ends; and a retry is sent exactly its wait after the answer
+  // Invariants of doc/model.md#retry-budget, #retry-wait, #limiter-placement over random server
+  // behaviour: attempts <= max_retries + 1; a Do call spends exactly one token per attempt sent (a
+  // WATCH one fewer); the call always ends; and a retry is sent exactly its wait after the answer
   // that asked for it (2.3: wait = Retry-After x 1 s, no jitter, no other delay here: no
   // URL backoff and a bucket that never makes anyone wait). So send times never go back,
   // but they need not increase: "Retry-After: 0 -> immediate retry" (2.2), and with a

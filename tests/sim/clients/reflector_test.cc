@@ -1,8 +1,7 @@
-// The informer's reflector (CLIENT-SPEC 4): its backoff sequence and resets, watch
-// timeouts, paging and the relist resourceVersion rules, what 410, 429 and very short
-// watches lead to, and WatchList. Expected values cite the spec; where a value depends on
-// a random draw, the test draws the same number from a twin stream and applies the
-// spec's formula to it.
+// The informer's reflector (doc/model.md#reflector-constants): its backoff sequence and resets,
+// watch timeouts, paging and the relist resourceVersion rules, what 410, 429 and very short watches
+// lead to, and WatchList. Expected values cite the spec; where a value depends on a random draw,
+// the test draws the same number from a twin stream and applies the spec's formula to it.
 #include "sim/clients/reflector.h"
 
 #include <catch2/catch.hpp>
@@ -25,7 +24,7 @@ using sim::WatchEnd;
 
 namespace {
 
-// d * (1 + U) as wait.Jitter computes it: d + int64(U * d) (CLIENT-SPEC 4.1).
+// d * (1 + U) as wait.Jitter computes it: d + int64(U * d) (doc/model.md#reflector-constants).
 Nanos Jittered(Nanos d, Random& twin) {
   return d + static_cast<Nanos>(twin.Uniform01() * static_cast<double>(d));
 }
@@ -48,7 +47,7 @@ WatchEnd ErrorEvent(ReflectorError error) {
 TEST_CASE(
     "reflector backoff: 0.8 s doubling to the 30 s cap, each delay jittered up to twice its base",
     "[reflector]") {
-  // CLIENT-SPEC 4.1: [0.8,1.6), [1.6,3.2), [3.2,6.4), [6.4,12.8), [12.8,25.6),
+  // doc/model.md#reflector-constants: [0.8,1.6), [1.6,3.2), [3.2,6.4), [6.4,12.8), [12.8,25.6),
   // [25.6,51.2), then [30,60) s forever (51.2 > cap, so the base becomes 30 s).
   Random rng(3, "backoff"), twin(3, "backoff");
   ReflectorBackoff backoff(0, ReflectorBackoffReset::kSinceLastReset);
@@ -65,7 +64,7 @@ TEST_CASE(
 
 TEST_CASE("reflector backoff restarts 2 min after its last reset (client-go >= 0.36)",
           "[reflector]") {
-  // CLIENT-SPEC 4.1: backoffManager.Step resets when now - lastStart > 2 min, and
+  // doc/model.md#reflector-constants: backoffManager.Step resets when now - lastStart > 2 min, and
   // lastStart moves only on a reset. Built at 0; delays asked at 0, 10, ..., 120 s climb
   // through the sequence (no reset: 120 - 0 is not > 2 min); at 130 s it starts over.
   Random rng(4, "reset"), twin(4, "reset");
@@ -86,8 +85,8 @@ TEST_CASE("reflector backoff restarts 2 min after its last reset (client-go >= 0
 
 TEST_CASE("legacy reflector backoff restarts only after a 2 min quiet gap (client-go <= 0.35)",
           "[reflector]") {
-  // CLIENT-SPEC 4.1: exponentialBackoffManagerImpl moves lastBackoffStart on every call, so
-  // failures every 10 s stay at [30, 60) s; a gap of 121 s resets.
+  // doc/model.md#reflector-constants: exponentialBackoffManagerImpl moves lastBackoffStart on every
+  // call, so failures every 10 s stay at [30, 60) s; a gap of 121 s resets.
   Random rng(5, "legacy"), twin(5, "legacy");
   ReflectorBackoff backoff(0, ReflectorBackoffReset::kSinceLastDelay);
   const std::vector<Nanos> climb = {800 * kMillisecond,   1600 * kMillisecond,
@@ -104,7 +103,7 @@ TEST_CASE("legacy reflector backoff restarts only after a 2 min quiet gap (clien
 
 TEST_CASE("watch timeouts are uniform from 300 s up to 600 s, truncated to whole seconds",
           "[reflector]") {
-  // CLIENT-SPEC 4.1: int64(300 + rand*(600-300)); a MinWatchTimeout below 5 min is
+  // doc/model.md#reflector-constants: int64(300 + rand*(600-300)); a MinWatchTimeout below 5 min is
   // ignored; 8 min gives [480, 960).
   for (Nanos min_timeout : {Nanos{0}, 4 * kMinute, 8 * kMinute}) {
     ReflectorOptions options;
@@ -129,9 +128,9 @@ TEST_CASE("watch timeouts are uniform from 300 s up to 600 s, truncated to whole
 }
 
 TEST_CASE("first list: RV 0 in pages of 500, then watch from the listed RV", "[reflector]") {
-  // CLIENT-SPEC 4.3: relistResourceVersion is "0" at first; Limit 500; continuation pages
-  // carry the continue token and no RV, with no delay between them. A paged RV=0 answer
-  // sets paginatedResult.
+  // doc/model.md#reflector-list: relistResourceVersion is "0" at first; Limit 500; continuation
+  // pages carry the continue token and no RV, with no delay between them. A paged RV=0 answer sets
+  // paginatedResult.
   Random rng(7, "paging");
   Reflector reflector(ReflectorOptions{}, 0);
   ReflectorStep step = reflector.Start(0, rng);
@@ -165,7 +164,7 @@ TEST_CASE("first list: RV 0 in pages of 500, then watch from the listed RV", "[r
 
 TEST_CASE("a relist at lastSyncedRV is unpaginated so the watch cache can serve it",
           "[reflector]") {
-  // CLIENT-SPEC 4.3: RV neither "" nor "0" -> PageSize 0; a one-page RV=0 list does not
+  // doc/model.md#reflector-list: RV neither "" nor "0" -> PageSize 0; a one-page RV=0 list does not
   // set paginatedResult. A watch 410 relists at lastSyncRV after the RUN delay (4.2).
   Random rng(8, "relist");
   Reflector reflector(ReflectorOptions{}, 0);
@@ -185,7 +184,7 @@ TEST_CASE("a relist at lastSyncedRV is unpaginated so the watch cache can serve 
 
 TEST_CASE("the pager's page size replaces 500 where the reflector pages; 0 never pages",
           "[reflector]") {
-  // CLIENT-SPEC 4.3: Reflector.list leaves the pager's PageSize for RV "0" and "" and
+  // doc/model.md#reflector-list: Reflector.list leaves the pager's PageSize for RV "0" and "" and
   // once paginatedResult is set, and sets 0 for a relist at lastSyncRV. A pager built
   // with PageSize 0 sends no Limit at all.
   for (std::int64_t page_size : {std::int64_t{0}, std::int64_t{50}}) {
@@ -213,7 +212,7 @@ TEST_CASE("the pager's page size replaces 500 where the reflector pages; 0 never
 
 TEST_CASE("a 410 on a continuation page gives one full list at the first page's RV",
           "[reflector]") {
-  // CLIENT-SPEC 4.3, ListPager.list with FullListIfExpired.
+  // doc/model.md#reflector-list, ListPager.list with FullListIfExpired.
   Random rng(9, "fallback");
   Reflector reflector(ReflectorOptions{}, 0);
   reflector.Start(0, rng);
@@ -232,9 +231,9 @@ TEST_CASE("a 410 on a continuation page gives one full list at the first page's 
 
 TEST_CASE("a 410 on the list itself retries at once at the empty RV with the same page size",
           "[reflector]") {
-  // CLIENT-SPEC 4.3: "A 410 or too-large-RV on the list as a whole -> set unavailable and
-  // retry at once with RV=\"\"". A relist at lastSyncRV (page size 0) expired: the retry
-  // is also unpaginated (same pager). Its success clears the flag.
+  // doc/model.md#reflector-list: "A 410 or too-large-RV on the list as a whole -> set unavailable
+  // and retry at once with RV=\"\"". A relist at lastSyncRV (page size 0) expired: the retry is
+  // also unpaginated (same pager). Its success clears the flag.
   Random rng(10, "expired");
   Reflector reflector(ReflectorOptions{}, 0);
   reflector.Start(0, rng);
@@ -263,8 +262,8 @@ TEST_CASE("a 410 on the list itself retries at once at the empty RV with the sam
 
 TEST_CASE("a normal watch end re-watches at once, a very short one relists after a delay",
           "[reflector]") {
-  // CLIENT-SPEC 4.2: err == nil -> re-watch from lastSyncRV, no delay, no LIST; under 1 s
-  // with 0 events -> VeryShortWatchError -> RUN delay -> relist.
+  // doc/model.md#reflector-loop: err == nil -> re-watch from lastSyncRV, no delay, no LIST; under 1
+  // s with 0 events -> VeryShortWatchError -> RUN delay -> relist.
   Random rng(11, "short");
   Reflector reflector(ReflectorOptions{}, 0);
   reflector.Start(0, rng);
@@ -283,7 +282,7 @@ TEST_CASE("a normal watch end re-watches at once, a very short one relists after
 }
 
 TEST_CASE("a 429 on a watch backs off and re-watches without a relist", "[reflector]") {
-  // CLIENT-SPEC 4.2: the WATCH request failing with 429 (after its own 10 retries) or
+  // doc/model.md#reflector-loop: the WATCH request failing with 429 (after its own 10 retries) or
   // connection refused, or a 429 error event on the stream: sleep(delayHandler()) then
   // WATCH again from lastSyncRV. Other watch request errors relist after the delay.
   Random rng(12, "watch429"), twin(12, "watch429");
@@ -314,8 +313,8 @@ TEST_CASE("a 429 on a watch backs off and re-watches without a relist", "[reflec
 }
 
 TEST_CASE("a failing list relists through the shared backoff", "[reflector]") {
-  // CLIENT-SPEC 4.2 and 4.3: a LIST that fails (429 after its retries, 504, ...) ends
-  // ListAndWatch; the RUN loop sleeps delayHandler() after it ends (sliding) and lists
+  // doc/model.md#reflector-loop, #reflector-list: a LIST that fails (429 after its retries, 504,
+  // ...) ends ListAndWatch; the RUN loop sleeps delayHandler() after it ends (sliding) and lists
   // again at the same RV. Built at 0, failures at once after each wake: delays with bases
   // 0.8, 1.6, 3.2, ... s.
   Random rng(13, "listfail"), twin(13, "listfail");
@@ -336,7 +335,7 @@ TEST_CASE("a failing list relists through the shared backoff", "[reflector]") {
 }
 
 TEST_CASE("WatchList streams the initial list, then keeps the stream as its watch", "[reflector]") {
-  // CLIENT-SPEC 4.4: a WATCH with sendInitialEvents=true at RV "" (lastSyncRV is empty at
+  // doc/model.md#watch-list: a WATCH with sendInitialEvents=true at RV "" (lastSyncRV is empty at
   // first); after the initial-events-end bookmark the reflector is synced and the same
   // stream goes on; when it closes normally the next watch is an ordinary one.
   ReflectorOptions options;
@@ -365,7 +364,7 @@ TEST_CASE("WatchList streams the initial list, then keeps the stream as its watc
 
 TEST_CASE("WatchList: 429 backs off, 410 retries at the empty RV, other errors fall back to LIST",
           "[reflector]") {
-  // CLIENT-SPEC 4.4 (watchList's isErrorRetriableWithSideEffectsFn). A server without the
+  // doc/model.md#watch-list (watchList's isErrorRetriableWithSideEffectsFn). A server without the
   // WatchList gate rejects sendInitialEvents (422): the round falls back to a paged LIST.
   ReflectorOptions options;
   options.use_watch_list = true;

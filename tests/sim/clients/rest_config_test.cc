@@ -1,6 +1,7 @@
 // client-go's rest.Config QPS and Burst as the RESTClient's rate limiter
-// (sim/clients/rest_config.h, CLIENT-SPEC 1.1). Delays worked out by hand in the comments;
-// they also agree with golang.org/x/time/rate's rate.go run on the same sequence under Go.
+// (sim/clients/rest_config.h, doc/model.md#client-rate-limiter). Delays worked out by hand in the
+// comments; they also agree with golang.org/x/time/rate's rate.go run on the same sequence under
+// Go.
 #include "sim/clients/rest_config.h"
 
 #include <catch2/catch.hpp>
@@ -32,7 +33,7 @@ TEST_CASE("QPS is a float32 widened to float64, as rate.Limit(qps) does", "[rest
 
 TEST_CASE("rest.Config QPS and Burst: 0 means 5 and 10, negative QPS means no limiter",
           "[rest_config]") {
-  // CLIENT-SPEC 1.1, rest/config.go RESTClientForConfigAndClient.
+  // doc/model.md#client-rate-limiter, rest/config.go RESTClientForConfigAndClient.
   auto defaults = sim::NewRestClientRateLimiter(0, 0);
   REQUIRE(defaults.has_value());
   CHECK(defaults->limit() == 5.0);
@@ -40,7 +41,8 @@ TEST_CASE("rest.Config QPS and Burst: 0 means 5 and 10, negative QPS means no li
   auto only_qps = sim::NewRestClientRateLimiter(1000, 0);  // seed 000's tenant-operator
   REQUIRE(only_qps.has_value());
   CHECK(only_qps->burst() == 10);
-  // controller-runtime >= v0.21 sets QPS = -1 when it was 0 (CLIENT-SPEC 1.4).
+  // controller-runtime >= v0.21 sets QPS = -1 when it was 0
+  // (doc/model.md#controller-runtime-limits).
   CHECK_FALSE(sim::NewRestClientRateLimiter(-1, 0).has_value());
   CHECK_FALSE(sim::NewRestClientRateLimiter(-1, 500).has_value());
 }

@@ -1,6 +1,7 @@
 // `apfsim explain`'s work estimate: the seats the estimator charges the described request
 // on its level, and the reasoning it prints. Expected seats are hand calculations from
-// APF-SPEC 6 (list_work_estimator.go, mutating_work_estimator.go) and 3.2 (max seats).
+// doc/model.md#work-estimation (list_work_estimator.go, mutating_work_estimator.go) and 3.2 (max
+// seats).
 #include "sim/flowcontrol/explain.h"
 
 #include <catch2/catch.hpp>

@@ -80,10 +80,10 @@ TEST_CASE(
     "their limit",
     "[lint]") {
   // 265 shares at 600 seats give tenant-sweep ceil(600*20/265) = 46 seats; its max seats
-  // per request are max(1, min(ceil(0.15*46) = 7, 46/2 = 23)) = 7 (APF-SPEC 3), so 7-seat
-  // LISTs fill at most 6*7 = 42 seats and queue-full (all seats in use, APF-SPEC 5.4) never
-  // fires while they are the load: seed 000's fenced level held about 1,670 waiting
-  // requests behind a limit of 50.
+  // per request are max(1, min(ceil(0.15*46) = 7, 46/2 = 23)) = 7 (doc/model.md#nominal-seats), so
+  // 7-seat LISTs fill at most 6*7 = 42 seats and queue-full (all seats in use,
+  // doc/model.md#arrival) never fires while they are the load: seed 000's fenced level held about
+  // 1,670 waiting requests behind a limit of 50.
   const auto warnings = Lint(Fence(true));
   REQUIRE(warnings.size() == 1);
   CHECK(warnings[0].check == "queue-length-unenforced");

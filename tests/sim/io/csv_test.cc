@@ -1,6 +1,6 @@
 // RFC 4180 CSV (sim/io/csv.h): the quoting every CSV apfsim writes follows, the reading of
 // trace files and sweep parts, and a client named with a comma and quotes going through
-// clients.csv whole (issue 16). The expected texts are RFC 4180's rules applied by hand:
+// clients.csv whole. The expected texts are RFC 4180's rules applied by hand:
 // a field with a comma, a quote or a line break is quoted, a quote doubled.
 #include "sim/io/csv.h"
 

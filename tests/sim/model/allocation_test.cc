@@ -1,5 +1,5 @@
 // `apfsim model allocation`: the JSON replay of the seat allocation, called as a library
-// and as the command, on the default configuration of APF-SPEC 2.7 / 3.6.
+// and as the command, on the default configuration of doc/model.md#default-objects / 3.6.
 #include "sim/model/allocation.h"
 
 #include <sys/wait.h>
@@ -19,7 +19,7 @@
 
 namespace {
 
-// The default levels of APF-SPEC 2.7 in the replay's input format.
+// The default levels of doc/model.md#default-objects in the replay's input format.
 nlohmann::json DefaultLevelsJson() {
   auto queuing = [](int queues, int hand_size) {
     return nlohmann::json{{"queues", queues}, {"handSize", hand_size}, {"queueLengthLimit", 50}};
@@ -71,13 +71,13 @@ std::string ErrorPath(const nlohmann::json& cases) {
 
 }  // namespace
 
-TEST_CASE("model allocation replays the default configuration as in APF-SPEC 3.6",
+TEST_CASE("model allocation replays the default configuration as in doc/model.md#worked-allocation",
           "[allocation][replay]") {
   const nlohmann::json out =
       sim::ReplayAllocationCases(nlohmann::json::array({DefaultCase()}), "<test>");
   REQUIRE(out.size() == 1);
   const nlohmann::json& config = out[0]["config"];
-  // APF-SPEC 3.6: nominalCL, minCL, maxCL, maxSeats.
+  // doc/model.md#worked-allocation: nominalCL, minCL, maxCL, maxSeats.
   CHECK(config["workload-low"] ==
         nlohmann::json({{"nominalCL", 245}, {"minCL", 24}, {"maxCL", 845}, {"maxSeats", 37}}));
   CHECK(config["system"] ==

@@ -1,5 +1,6 @@
 // The `model estimate` and `model retry-after` replays: the documented field names,
-// defaults and errors, on cases whose answers come from APF-SPEC 6.2, 6.3 and 1.6.
+// defaults and errors, on cases whose answers come from doc/model.md#list-estimate,
+// #mutating-estimate, #retry-after.
 #include "sim/model/estimate.h"
 
 #include <catch2/catch.hpp>
@@ -54,7 +55,7 @@ TEST_CASE("model estimate rejects unknown fields and values with their path", "[
 }
 
 TEST_CASE("model retry-after gives each drop's header value", "[replay]") {
-  // 3 drops in each of 4 seconds: 1,1,1, 2,2,2, 2,2,2, 4,4,4 (APF-SPEC 1.6).
+  // 3 drops in each of 4 seconds: 1,1,1, 2,2,2, 2,2,2, 4,4,4 (doc/model.md#retry-after).
   auto cases = sim::ParseJsonText(R"([
     {"drops": [1700000000, 1700000000.25, 1700000000.9, 1700000001, 1700000001.5,
                1700000001.6, 1700000002, 1700000002, 1700000002, 1700000003, 1700000003.1,

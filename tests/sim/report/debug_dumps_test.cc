@@ -1,5 +1,5 @@
-// The debug dumps (sim/report/debug_dumps.h) against APF-SPEC 7.1: Go's tabwriter layout,
-// RFC3339Nano times, and the three dumps of tests/fixtures/report/tiny.yaml at 1.5 s, a run
+// The debug dumps (sim/report/debug_dumps.h) against doc/model.md#debug-dumps: Go's tabwriter
+// layout, RFC3339Nano times, and the three dumps of tests/fixtures/report/tiny.yaml at 1.5 s, a run
 // small enough that every cell is worked out by hand below (the fixture's opening comment
 // tells the story of its four requests).
 #include "sim/report/debug_dumps.h"
@@ -31,8 +31,8 @@ std::string Dump(const test_support::ScratchDir& scratch, const std::string& nam
 
 TEST_CASE("TabWriterRows lays cells out as Go's tabwriter with minwidth 8 and padding 1",
           "[dumps]") {
-  // APF-SPEC 7.1: each cell but a row's last is followed by ",\t"; the tabwriter makes a
-  // column as wide as its widest "cell," plus 1 of padding, and at least 8.
+  // doc/model.md#debug-dumps: each cell but a row's last is followed by ",\t"; the tabwriter makes
+  // a column as wide as its widest "cell," plus 1 of padding, and at least 8.
   CHECK(sim::TabWriterRows({{"a", "b"}}) == "a,      b\n");
   CHECK(sim::TabWriterRows({{"abcdefgh", "x", "last"}, {"a", "yz", ""}}) ==
         "abcdefgh, x,      last\n"
@@ -54,13 +54,13 @@ TEST_CASE("Rfc3339Nano prints UTC from the virtual epoch with trailing zeros tri
 }
 
 // The fixture at 1.5 s: the GET of 1 s executes in lab's only seat; those of 1.2 s and
-// 1.4 s wait in queue 1 (the flow (global-default, alice) is dealt queue 1, APF-SPEC
-// appendix A: its hash is odd); the one of 1.6 s has not arrived.
+// 1.4 s wait in queue 1 (the flow (global-default, alice) is dealt queue 1, doc/model.md// appendix
+// A: its hash is odd); the one of 1.6 s has not arrived.
 // clang-format off
 TEST_CASE("dump_priority_levels of the tiny fixture at 1.5 s", "[dumps]") {
   const test_support::ScratchDir scratch("apfsim-dumps");
   RunTiny(scratch);
-  // Rows sorted by name; exempt and catch-all are the mandatory levels (APF-SPEC 2.6).
+  // Rows sorted by name; exempt and catch-all are the mandatory levels (doc/model.md#mandatory-objects).
   // lab: one queue with a waiting request (ActiveQueues counts waiting, 7.1), so not idle;
   // 2 waiting, 1 executing, 1 dispatched (the 1 s GET), nothing rejected yet (the queue-full
   // rejection comes at 1.6 s), TimedoutRequests always 0 (5.10), nothing cancelled.
@@ -74,7 +74,7 @@ TEST_CASE("dump_priority_levels of the tiny fixture at 1.5 s", "[dumps]") {
 TEST_CASE("dump_queues of the tiny fixture at 1.5 s", "[dumps]") {
   const test_support::ScratchDir scratch("apfsim-dumps");
   RunTiny(scratch);
-  // exempt and catch-all (Reject) have no queues (APF-SPEC 5.8), so only lab's two rows.
+  // exempt and catch-all (Reject) have no queues (doc/model.md#queueless-levels), so only lab's two rows.
   // Queue 0 never held anything. Queue 1: 2 pending, 1 executing in 1 seat. Its
   // NextDispatchR (5.3-5.5): R stood at 0 until 1 s (no active queue), so the 1 s GET was
   // enqueued and dispatched at R = 0, moving NextDispatchR to 0 + 1 seat x G (3 ms) =
@@ -91,7 +91,7 @@ TEST_CASE("dump_queues of the tiny fixture at 1.5 s", "[dumps]") {
 TEST_CASE("dump_requests of the tiny fixture at 1.5 s", "[dumps]") {
   const test_support::ScratchDir scratch("apfsim-dumps");
   RunTiny(scratch);
-  // APF-SPEC 7.1: queue 1's waiting requests with their index, then its executing one with
+  // doc/model.md#debug-dumps: queue 1's waiting requests with their index, then its executing one with
   // index -1. The FlowDistingsher (sic) is the user, alice (ByUser, and the level has more
   // than one queue, 2.4). A GET is 1 seat with no final seats and no additional latency
   // (6.1); a waiting request's StartTime is Go's zero time. APIVersion is "v1" for the core
@@ -107,7 +107,7 @@ TEST_CASE("dump_requests of the tiny fixture at 1.5 s", "[dumps]") {
 // clang-format on
 
 TEST_CASE("dump_requests names a resource request's URL path in APIPath", "[dumps]") {
-  // APF-SPEC 7.1 and apf_controller_debug.go print RequestInfo.Path, which the request
+  // doc/model.md#debug-dumps and apf_controller_debug.go print RequestInfo.Path, which the request
   // info factory sets for every request; the simulator rebuilds it from the request's
   // group, version, namespace, resource and name.
   const test_support::ScratchDir scratch("apfsim-dumps");

@@ -1,4 +1,4 @@
-// The Prometheus text of metrics.prom (sim/report/metrics_text.h) against APF-SPEC 7.2:
+// The Prometheus text of metrics.prom (sim/report/metrics_text.h) against doc/model.md#metrics:
 // names, types, label sets, histogram buckets and values, for the run of
 // tests/fixtures/report/tiny.yaml (whose opening comment tells the story of its four
 // requests) ended at 4 s, every number worked out by hand below; and the MaxInFlight
@@ -68,7 +68,7 @@ std::string LevelGauge(const std::string& name, const std::string& help, int cat
   return out;
 }
 
-// The bucket bounds of request_wait_duration_seconds, as APF-SPEC 7.2 lists them, in the
+// The bucket bounds of request_wait_duration_seconds, as doc/model.md#metrics lists them, in the
 // text Prometheus writes for them.
 const std::vector<std::string> kWaitBounds = {"0", "0.005", "0.02", "0.05", "0.1", "0.2", "0.5",
                                               "1", "2",     "5",    "10",   "15",  "30"};
@@ -97,7 +97,7 @@ const char kLabFlow[] =
 
 TEST_CASE("metrics.prom of the tiny fixture: the families and their order", "[metrics]") {
   const Families f = SplitFamilies(TinyMetrics());
-  // APF-SPEC 7.2's table as far as clusterloader2's APF panels chart it
+  // doc/model.md#metrics's table as far as clusterloader2's APF panels chart it
   // (perf-tests clusterloader2/pkg/prometheus/manifests/dashboards/master_panels.py: wait
   // and execution time, dispatch rate, concurrency in use and limits, executing and
   // in-queue requests). The fixture is 1.36: the deprecated request_concurrency_limit
@@ -135,7 +135,7 @@ TEST_CASE("metrics.prom of the tiny fixture: the families and their order", "[me
 
 TEST_CASE("metrics.prom of the tiny fixture: the limits of each level", "[metrics]") {
   const Families f = SplitFamilies(TinyMetrics());
-  // APF-SPEC 3.1: serverCL = 5 + 1 = 6 and the shares sum to exempt 0 + catch-all 5 +
+  // doc/model.md#nominal-seats: serverCL = 5 + 1 = 6 and the shares sum to exempt 0 + catch-all 5 +
   // lab 1 = 6, so nominal limits ceil(6 x 5 / 6) = 5, 0 and ceil(6 x 1 / 6) = 1.
   CHECK(f.text.at("apiserver_flowcontrol_nominal_limit_seats") ==
         LevelGauge("apiserver_flowcontrol_nominal_limit_seats",
@@ -226,7 +226,7 @@ TEST_CASE("metrics.prom of the tiny fixture: counters by level and flow schema",
         Header("apiserver_flowcontrol_dispatched_requests_total", "counter",
                "[BETA] Number of requests executed by API Priority and Fairness subsystem") +
             "apiserver_flowcontrol_dispatched_requests_total{" + lab + "} 3\n");
-  // The 1.6 s GET: lab's one seat taken and queue 1 holding its limit of 2 (APF-SPEC 5.4).
+  // The 1.6 s GET: lab's one seat taken and queue 1 holding its limit of 2 (doc/model.md#arrival).
   CHECK(f.text.at("apiserver_flowcontrol_rejected_requests_total") ==
         Header("apiserver_flowcontrol_rejected_requests_total", "counter",
                "[BETA] Number of requests rejected by API Priority and Fairness subsystem") +
@@ -236,7 +236,7 @@ TEST_CASE("metrics.prom of the tiny fixture: counters by level and flow schema",
 TEST_CASE("metrics.prom of the tiny fixture: the wait histogram", "[metrics]") {
   const Families f = SplitFamilies(TinyMetrics());
   const std::string lab = kLabFlow;
-  // APF-SPEC 7.2: buckets 0, .005, .02, .05, .1, .2, .5, 1, 2, 5, 10, 15, 30, cumulative.
+  // doc/model.md#metrics: buckets 0, .005, .02, .05, .1, .2, .5, 1, 2, 5, 10, 15, 30, cumulative.
   // Executed: the 1 s GET waited 0, the 1.2 s one 0.8 s (until 2 s), the 1.4 s one 1.1 s
   // (until 2.5 s); their sum is 0.8 + 1.1 in float64, printed shortest (1.9000000000000001).
   // Rejected at arrival (execute="false"): the 1.6 s GET, which waited 0.
@@ -250,7 +250,7 @@ TEST_CASE("metrics.prom of the tiny fixture: the wait histogram", "[metrics]") {
 }
 
 TEST_CASE("metrics.prom with APF off is the MaxInFlight gauge per request kind", "[metrics]") {
-  // APF-SPEC 7.2, metrics outside the package: apiserver_current_inflight_requests by
+  // doc/model.md#metrics, metrics outside the package: apiserver_current_inflight_requests by
   // request_kind; the two MaxInFlight pools are the levels readonly and mutating
   // (scenarios/README.md). At 4 s nothing executes.
   CHECK(TinyMetrics({"apiservers.enablePriorityAndFairness=false"}) ==

@@ -2,7 +2,7 @@
 // an assertion's verdict over seeds in each `seeds:` mode (every seed, the mean, a share),
 // the loader's reading of `seeds:` with errors at their line, the JUnit report naming the
 // seeds that failed, and a scenario that fails to load reported as a JUnit <error> while
-// the others are still checked (issue 17).
+// the others are still checked.
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>

@@ -1,6 +1,6 @@
 // The work estimator's configuration a scenario's apiservers run with: each gate's default
 // follows the scenario's kubernetesVersion, as pkg/features/kube_features.go's versioned
-// specs give it, and `featureGates` overrides any of them (issue 16).
+// specs give it, and `featureGates` overrides any of them.
 #include "sim/scenario/feature_gates.h"
 
 #include <catch2/catch.hpp>
@@ -89,7 +89,7 @@ TEST_CASE("each version's gate defaults, as kube_features.go's versioned specs g
 
 TEST_CASE("450 ConfigMaps of 100 bytes: 5 seats at 1.33, 1 at 1.36", "[scenario][versions]") {
   // 1.33 has no SizeBasedListCostEstimate: the list estimator charges one seat per 100
-  // objects, ceil(450 / 100) = 5 (APF-SPEC 6.2, by count). 1.36 charges one seat per
+  // objects, ceil(450 / 100) = 5 (doc/model.md#list-estimate, by count). 1.36 charges one seat per
   // 100,000 bytes: 450 x 100 = 45,000 bytes, ceil(0.45) = 1.
   CHECK(ListSeats(At("1.33"), 450, 100) == 5);
   CHECK(ListSeats(At("1.36"), 450, 100) == 1);
@@ -100,8 +100,8 @@ TEST_CASE("450 ConfigMaps of 100 bytes: 5 seats at 1.33, 1 at 1.36", "[scenario]
 
 TEST_CASE("a watch at resourceVersion 0 is priced as its initial LIST from 1.35",
           "[scenario][versions]") {
-  // list_work_estimator.go at 1.35 (APF-SPEC 6.2 step 3): with WatchList on, a "legacy"
-  // watch at resourceVersion "" or "0" computes its initial events and is priced as that
+  // list_work_estimator.go at 1.35 (doc/model.md#list-estimate step 3): with WatchList on, a
+  // "legacy" watch at resourceVersion "" or "0" computes its initial events and is priced as that
   // LIST even without sendInitialEvents; at 1.34 only sendInitialEvents=true watches
   // were. 5,000 objects of 10 KB from the cache: 50 MB, capped at the 1 MB of a streamed
   // cache LIST, 10 seats.

@@ -337,7 +337,8 @@ TEST_CASE("trace.jsonl follows a priority level with classification and retries"
   for (const auto& l : lines) {
     CHECK(l["priorityLevel"] == "global-default");
     CHECK(l["flowSchema"] == "global-default");
-    // global-default distinguishes flows by user (the 1.36 defaults, APF-SPEC 2.4).
+    // global-default distinguishes flows by user (the 1.36 defaults,
+    // doc/model.md#flow-distinguisher).
     CHECK((l["distinguisher"] == "other" || l["distinguisher"] == "replayer"));
     CHECK(l["hand"].size() == 6);  // global-default: 128 queues, hand size 6
     CHECK(l["seats"]["initial"] == 1);

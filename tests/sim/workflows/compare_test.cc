@@ -1,9 +1,9 @@
 // apfsim compare (sim/workflows/compare.h) on tests/fixtures/sweep/mini-drift.yaml: the after run
 // sees the same traffic, compare.json has each level's and client's figures before and
 // after with the change, and the three ways of giving the after run (--after-set, --with,
-// --overlay) change what they should. Expected nominal limits come from APF-SPEC 3.1
+// --overlay) change what they should. Expected nominal limits come from doc/model.md#nominal-seats
 // (nominalCL = ceil(serverCL x shares / shareSum); the 1.36 defaults' shareSum is 245,
-// APF-SPEC 3.6; seed000-fence.yaml's tenant-sweep adds 20).
+// doc/model.md#worked-allocation; seed000-fence.yaml's tenant-sweep adds 20).
 #include "sim/workflows/compare.h"
 
 #include <sys/wait.h>

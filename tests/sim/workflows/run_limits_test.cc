@@ -1,4 +1,4 @@
-// The behaviours that keep an unattended run safe (issue 9): --max-events and
+// The behaviours that keep an unattended run safe: --max-events and
 // --max-wall-time stop a runaway scenario naming the client responsible, SIGINT and SIGTERM
 // stop a run at the next poll with exit 130/143 and nothing half-written, and a full disk
 // or an unwritable folder is an error message, not a crash.

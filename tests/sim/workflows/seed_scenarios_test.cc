@@ -1,6 +1,6 @@
 // The seed scenarios reproduce what their seeds report (scenarios/*.yaml say which
-// figures; the expected numbers below come from the seeds and from APF-SPEC 3.6), and a
-// run is byte-for-byte reproducible. These run whole scenarios, so they take seconds.
+// figures; the expected numbers below come from the seeds and from doc/model.md#worked-allocation),
+// and a run is byte-for-byte reproducible. These run whole scenarios, so they take seconds.
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>

@@ -1,8 +1,8 @@
 // apfsim sweep (sim/workflows/sweep.h): value lists and ranges, the grid's order, shards, and whole
 // sweeps of the small scenario tests/fixtures/sweep/mini-drift.yaml (30 s, one replica),
 // whose sweep.csv must not depend on --jobs and whose merged shards must equal it byte for
-// byte. Expected nominal limits come from APF-SPEC 3.1 (nominalCL = ceil(serverCL x
-// shares / shareSum), shareSum 245 for the 1.36 defaults, APF-SPEC 3.6).
+// byte. Expected nominal limits come from doc/model.md#nominal-seats (nominalCL = ceil(serverCL x
+// shares / shareSum), shareSum 245 for the 1.36 defaults, doc/model.md#worked-allocation).
 #include "sim/workflows/sweep.h"
 
 #include <sys/wait.h>

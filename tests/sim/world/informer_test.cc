@@ -1,10 +1,10 @@
 // The informer pattern's driver (sim/world/informer.h): the requests a reflector sends as
 // the apiserver sees them (paged LIST with continue tokens, relists, watches with their
 // timeouts) against a small stand-in server that pages with sim/world/list_page.h, and
-// what failures lead to. Expected numbers are worked out in the comments from CLIENT-SPEC
-// 4; where one depends on a random draw, the test draws the same number from a twin
-// stream in client-go's order (a watch's timeoutSeconds, a backoff's jitter) and applies
-// the spec's formula to it.
+// what failures lead to. Expected numbers are worked out in the comments from doc/model.md// 4;
+// where one depends on a random draw, the test draws the same number from a twin stream in
+// client-go's order (a watch's timeoutSeconds, a backoff's jitter) and applies the spec's formula
+// to it.
 #include "sim/world/informer.h"
 
 #include <catch2/catch.hpp>
@@ -54,12 +54,12 @@ InformerCallResult Failed(ReflectorError error) {
   return result;
 }
 
-// d * (1 + U), as wait.Jitter computes it: d + int64(U * d) (CLIENT-SPEC 4.1).
+// d * (1 + U), as wait.Jitter computes it: d + int64(U * d) (doc/model.md#reflector-constants).
 Nanos Jittered(Nanos d, Random& twin) {
   return d + static_cast<Nanos>(twin.Uniform01() * static_cast<double>(d));
 }
 
-// int64(300 + U * (600 - 300)) (CLIENT-SPEC 4.1).
+// int64(300 + U * (600 - 300)) (doc/model.md#reflector-constants).
 std::int64_t WatchTimeout(Random& twin) {
   return static_cast<std::int64_t>(300 + twin.Uniform01() * 300);
 }
@@ -107,7 +107,7 @@ TEST_CASE("informer: N objects at page size P take ceil(N/P) LIST requests, then
           "[informer]") {
   // With the watch cache off, etcd honours the limit of the first RV "0" page too.
   // 1234 at 500: pages of 500, 500, 234 (ceil(1234/500) = 3); the continuation pages
-  // carry the previous page's token and no resourceVersion (CLIENT-SPEC 4.3).
+  // carry the previous page's token and no resourceVersion (doc/model.md#reflector-list).
   Informer informer(PageSize(500), 0, Random(11, "informer"));
   Server server(1234, false);
   InformerStep step = informer.OnTimer(0);
@@ -160,7 +160,7 @@ TEST_CASE("property: ceil(N/P) pages for any count and page size, one when unpag
 }
 
 TEST_CASE("informer: the watch cache answers the first RV 0 list in one response", "[informer]") {
-  // CLIENT-SPEC 4.3 and cacher.go computeListLimit: the limit is ignored for RV "0", so
+  // doc/model.md#reflector-list and cacher.go computeListLimit: the limit is ignored for RV "0", so
   // 6000 objects come back in one page and the resource is not marked paginated.
   Informer informer(ReflectorOptions{}, 0, Random(14, "informer"));
   Server server(6000, true);
@@ -173,8 +173,8 @@ TEST_CASE("informer: a failed page relists from the first page after the reflect
           "[informer]") {
   // A 429 that outlived the call's retries on page 2 ends ListAndWatch: the RUN loop
   // sleeps delayHandler() - the first delay, 800 ms x U[1, 2) - and lists again from RV
-  // "0" (still unsynced) at the first page (CLIENT-SPEC 4.2, 4.3). No watch was drawn
-  // before, so the backoff's jitter is the stream's first draw.
+  // "0" (still unsynced) at the first page (doc/model.md#reflector-loop, #reflector-list). No watch
+  // was drawn before, so the backoff's jitter is the stream's first draw.
   Random twin(15, "informer");
   Informer informer(PageSize(500), 0, Random(15, "informer"));
   InformerStep step = informer.OnTimer(0);
@@ -201,7 +201,7 @@ TEST_CASE("informer: a failed page relists from the first page after the reflect
 
 TEST_CASE("informer: a 410 on a continuation page gives one full list at RV 0, no limit",
           "[informer]") {
-  // ListPager.list with FullListIfExpired (CLIENT-SPEC 4.3).
+  // ListPager.list with FullListIfExpired (doc/model.md#reflector-list).
   Informer informer(PageSize(500), 0, Random(16, "informer"));
   InformerStep step = informer.OnTimer(0);
   step = informer.OnCallDone(0, Succeeded("500"));
@@ -298,7 +298,7 @@ TEST_CASE("informer: an empty watch is a very short watch, so it relists after a
 }
 
 TEST_CASE("informer: WatchList streams the list and keeps the stream as its watch", "[informer]") {
-  // CLIENT-SPEC 4.4: sendInitialEvents=true with resourceVersionMatch=NotOlderThan at
+  // doc/model.md#watch-list: sendInitialEvents=true with resourceVersionMatch=NotOlderThan at
   // RV "" first; the 200 comes once the initial events are sent, and the stream stays.
   ReflectorOptions options;
   options.use_watch_list = true;
@@ -421,8 +421,8 @@ TEST_CASE("informer in the world: a LIST that keeps failing relists on the refle
           "[informer][world]") {
   // A 10 ms client timeout against a 50 ms LIST: every LIST is cancelled by the client,
   // and the RUN loop waits delayHandler() before the next one: 800 ms doubling, each
-  // times U[1, 2) (CLIENT-SPEC 4.1). The first five delays climb without a reset (their
-  // sum is below 1.6 + 3.2 + 6.4 + 12.8 + 25.6 = 49.6 s < 2 min), so the gap between two
+  // times U[1, 2) (doc/model.md#reflector-constants). The first five delays climb without a reset
+  // (their sum is below 1.6 + 3.2 + 6.4 + 12.8 + 25.6 = 49.6 s < 2 min), so the gap between two
   // LISTs is 10 ms plus a delay in [0.8, 1.6), [1.6, 3.2), [3.2, 6.4), [6.4, 12.8),
   // [12.8, 25.6) s.
   const std::vector<TracedAttempt> attempts =

@@ -1,5 +1,5 @@
 // Whole runs of the world (sim/world/world.cc) that each check one way the simulated
-// cluster must behave as an apiserver does (issue 16): the request timeout's 504 whatever
+// cluster must behave as an apiserver does: the request timeout's 504 whatever
 // makes a handler slow, and the MaxInFlight pools' figures without a limit. Every run is
 // small enough that its expected figures are worked out by hand beside it.
 #include "sim/world/world.h"
@@ -90,10 +90,10 @@ TEST_CASE("MaxInFlight without a limit counts what its pool serves", "[world]") 
 
 TEST_CASE("a request's seats replace the work estimator's answer, above the per-level cap",
           "[world]") {
-  // A GET is 1 seat (APF-SPEC 6.1) and no request of global-default can hold more than the
-  // level's maximum seats (at most 10 in 1.36, APF-SPEC 3.2). `seats: {initial: 20}` is
-  // what the queue set is told instead: the level's largest request is 20 seats. With
-  // 400 + 200 seats global-default's nominal limit is well above 20, so it runs at once.
+  // A GET is 1 seat (doc/model.md#work-estimation) and no request of global-default can hold more
+  // than the level's maximum seats (at most 10 in 1.36, doc/model.md#max-seats). `seats: {initial:
+  // 20}` is what the queue set is told instead: the level's largest request is 20 seats. With 400 +
+  // 200 seats global-default's nominal limit is well above 20, so it runs at once.
   const nlohmann::json s = RunText(R"(apiVersion: apfsim/v1alpha1
 kind: Scenario
 metadata: {name: seats-what-if}
