@@ -16,21 +16,17 @@ namespace sim::cli {
 namespace {
 
 int RunCompareCommand(const Args& args) {
-  po::options_description options("apfsim compare options");
-  AddTableFlags("compare", options);
-  po::positional_options_description positional;
-  positional.add("scenario", 1);
   po::variables_map values;
-  if (!ParseCommandLine(args,
-                        "apfsim compare SCENARIO (--with OTHER.yaml | --overlay FIX.yaml |\n"
-                        "           --after-set PATH=VALUE | --before-set PATH=VALUE) [options]",
-                        options, &positional, values,
-                        "apfsim compare scenarios/drift-sweep.yaml --with "
-                        "scenarios/drift-sweep-fenced.yaml\n"
-                        "apfsim compare scenarios/drift-sweep.yaml --overlay "
-                        "scenarios/seed000-fence.yaml --out out/fence\n"
-                        "apfsim compare scenarios/drift-sweep.yaml --after-set "
-                        "apiservers.maxRequestsInflight=600")) {
+  if (!ParseTableCommand(args, "compare",
+                         "apfsim compare SCENARIO (--with OTHER.yaml | --overlay FIX.yaml |\n"
+                         "           --after-set PATH=VALUE | --before-set PATH=VALUE) [options]",
+                         "apfsim compare scenarios/drift-sweep.yaml --with "
+                         "scenarios/drift-sweep-fenced.yaml\n"
+                         "apfsim compare scenarios/drift-sweep.yaml --overlay "
+                         "scenarios/seed000-fence.yaml --out out/fence\n"
+                         "apfsim compare scenarios/drift-sweep.yaml --after-set "
+                         "apiservers.maxRequestsInflight=600",
+                         values)) {
     return kExitOk;
   }
   const ScenarioFlags flags = ScenarioFlagsFrom(values);

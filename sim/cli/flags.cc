@@ -4,6 +4,7 @@
 
 #include <sstream>
 
+#include "sim/cli/command.h"
 #include "sim/cli/openmetrics_options.h"
 #include "sim/io/duration.h"
 #include "sim/io/input_error.h"
@@ -253,6 +254,16 @@ ScenarioFlags ScenarioFlagsFrom(const po::variables_map& values) {
   if (values.count("max-events")) out.budget = BudgetFrom(values);
   if (values.count("openmetrics")) out.openmetrics = OpenMetricsFrom(values);
   return out;
+}
+
+bool ParseTableCommand(const std::vector<std::string>& args, std::string_view command,
+                       const std::string& usage, const std::string& examples,
+                       po::variables_map& values, int scenarios) {
+  po::options_description options("apfsim " + std::string(command) + " options");
+  AddTableFlags(command, options);
+  po::positional_options_description positional;
+  positional.add("scenario", scenarios);
+  return ParseCommandLine(args, usage, options, &positional, values, examples);
 }
 
 }  // namespace sim::cli

@@ -83,6 +83,13 @@ const FlagSpec* FindFlag(std::string_view command, std::string_view name);
 // Declares every flag of `command` in `options` (a --help is added by ParseCommandLine).
 void AddTableFlags(std::string_view command, boost::program_options::options_description& options);
 
+// Parses the command line of a command that takes the table's flags and SCENARIO as its
+// positional argument (`scenarios` of them, -1 for any number): declares the flags, parses,
+// and returns false when --help was printed (ParseCommandLine in sim/cli/command.h).
+bool ParseTableCommand(const std::vector<std::string>& args, std::string_view command,
+                       const std::string& usage, const std::string& examples,
+                       boost::program_options::variables_map& values, int scenarios = 1);
+
 // What the shared flags say, read back once for every command. A field stays at its
 // default when the command does not take the flag.
 struct ScenarioFlags {

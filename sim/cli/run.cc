@@ -14,17 +14,14 @@ namespace sim::cli {
 namespace {
 
 int RunRun(const Args& args) {
-  po::options_description options("apfsim run options");
-  AddTableFlags("run", options);
-  po::positional_options_description positional;
-  positional.add("scenario", 1);
   po::variables_map values;
-  if (!ParseCommandLine(
-          args, "apfsim run SCENARIO [options]", options, &positional, values,
+  if (!ParseTableCommand(
+          args, "run", "apfsim run SCENARIO [options]",
           "apfsim run scenarios/drift-sweep.yaml\n"
           "apfsim run scenarios/drift-sweep.yaml --out out/ds-300 \\\n"
           "    --set flowControl.priorityLevels.workload-low.nominalConcurrencyShares=300\n"
-          "apfsim run scenarios/drift-sweep.yaml --trace tenant-operator --progress always")) {
+          "apfsim run scenarios/drift-sweep.yaml --trace tenant-operator --progress always",
+          values)) {
     return kExitOk;
   }
   const ScenarioFlags flags = ScenarioFlagsFrom(values);

@@ -51,21 +51,17 @@ int RunMerge(const Args& args) {
 
 int RunSweepCommand(const Args& args) {
   if (!args.empty() && args[0] == "merge") return RunMerge(Args(args.begin() + 1, args.end()));
-  po::options_description options("apfsim sweep options");
-  AddTableFlags("sweep", options);
-  po::positional_options_description positional;
-  positional.add("scenario", 1);
   po::variables_map values;
-  if (!ParseCommandLine(
-          args,
+  if (!ParseTableCommand(
+          args, "sweep",
           "apfsim sweep SCENARIO --vary PATH=LIST [--vary ...] [options]\n"
           "       apfsim sweep merge PART... [--out FILE]",
-          options, &positional, values,
           "apfsim sweep scenarios/drift-sweep.yaml --vary \\\n"
           "    flowControl.priorityLevels.workload-low.nominalConcurrencyShares=50..200:50\n"
           "apfsim sweep scenarios/drift-sweep.yaml --vary apiservers.maxRequestsInflight=400,600 "
           "\\\n"
-          "    --shard 0/4 --out results --progress always")) {
+          "    --shard 0/4 --out results --progress always",
+          values)) {
     return kExitOk;
   }
   const ScenarioFlags flags = ScenarioFlagsFrom(values);

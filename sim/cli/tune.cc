@@ -20,16 +20,13 @@ namespace sim::cli {
 namespace {
 
 int RunTuneCommand(const Args& args) {
-  po::options_description options("apfsim tune options");
-  AddTableFlags("tune", options);
-  po::positional_options_description positional;
-  positional.add("scenario", 1);
   po::variables_map values;
-  if (!ParseCommandLine(
-          args, "apfsim tune SCENARIO [options]", options, &positional, values,
+  if (!ParseTableCommand(
+          args, "tune", "apfsim tune SCENARIO [options]",
           "apfsim tune scenarios/goals/drift-sweep-goal.yaml --seeds 1..3 --out out/tune\n"
           "apfsim check scenarios/goals/drift-sweep-goal.yaml --overlay out/tune/fix.yaml "
-          "--seeds 11..20")) {
+          "--seeds 11..20",
+          values)) {
     return kExitOk;
   }
   const ScenarioFlags flags = ScenarioFlagsFrom(values);
