@@ -77,10 +77,10 @@ std::string Rfc3339Nano(apf::Nanos t) {
   return out + "Z";
 }
 
-DebugDumps MakeDebugDumps(World& world, int replica, apf::Nanos now) {
+DebugDumps MakeDebugDumps(const World& world, int replica, apf::Nanos now) {
   (void)now;
   DebugDumps d;
-  apf::FlowControl& fc = world.flow_control(replica);
+  const apf::FlowControl& fc = world.flow_control(replica);
   std::vector<int> order;
   for (int l = 0; l < fc.level_count(); ++l) order.push_back(l);
   std::sort(order.begin(), order.end(),

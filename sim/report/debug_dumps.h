@@ -19,7 +19,7 @@ struct DebugDumps {
   std::string requests;
 };
 
-DebugDumps MakeDebugDumps(World& world, int replica, apf::Nanos now);
+DebugDumps MakeDebugDumps(const World& world, int replica, apf::Nanos now);
 
 // Go's text/tabwriter with minwidth 8, tabwidth 0, padding 1, padchar ' ' and no flags,
 // for rows whose cells are each followed by ",\t" except the last.

@@ -10,7 +10,7 @@ namespace sim {
 
 class World;
 
-std::string MetricsText(World& world);
+std::string MetricsText(const World& world);
 
 }  // namespace sim
 

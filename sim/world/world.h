@@ -102,6 +102,7 @@ class World : public EventHandler {
 
   int replica_count() const { return static_cast<int>(replicas_.size()); }
   apf::FlowControl& flow_control(int replica);
+  const apf::FlowControl& flow_control(int replica) const;
   const LevelTimeline& level_timeline(int replica, int level) const;
   LevelTimeline& mutable_level_timeline(int replica, int level);
   int client_count() const;

@@ -30,6 +30,9 @@ World::World(const Scenario& scenario, const apf::FlowControlConfig* flow_contro
 World::~World() = default;
 
 apf::FlowControl& World::flow_control(int replica) { return *replicas_[replica]->flow_control; }
+const apf::FlowControl& World::flow_control(int replica) const {
+  return *replicas_[replica]->flow_control;
+}
 const LevelTimeline& World::level_timeline(int replica, int level) const {
   return replicas_[replica]->timelines[level];
 }
