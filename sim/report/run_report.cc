@@ -227,8 +227,39 @@ nlohmann::json RunReport::Summary() const {
   j["clients"] = clients;
   j["replicas"] = replicas;
   if (scenario_.gateway.enabled) {
-    j["gateway"] = {{"requestRateExceeded", world_->gateway().request_rate_exceeded},
-                    {"tooManyConcurrentRequests", world_->gateway().too_many_concurrent_requests}};
+    // Refusals by the bound's field name and cuts by cause, as seed 003's metrics label
+    // them (doc/gateway.md#what-the-results-show); the two camelCase totals come first.
+    const GatewayCounts& g = world_->gateway();
+    j["gateway"] = {
+        {"requestRateExceeded", g.session_request_burst},
+        {"tooManyConcurrentRequests", g.session_concurrent_requests + g.concurrent_requests},
+        {"tooManyStreams", g.session_streams + g.streams_refused},
+        {"sessionEnded401", g.session_ended_refused},
+        {"refused",
+         {{"session_request_burst", g.session_request_burst},
+          {"session_concurrent_requests", g.session_concurrent_requests},
+          {"concurrent_requests", g.concurrent_requests},
+          {"session_streams", g.session_streams},
+          {"streams", g.streams_refused}}},
+        {"cutShort",
+         {{"response_duration", g.cut_response_duration},
+          {"session_ended", g.cut_session_ended},
+          {"stream_write_timeout", g.ended_stream_write_timeout}}},
+        {"peak",
+         {{"session_concurrent_requests", g.peak_session_in_flight},
+          {"concurrent_requests", g.peak_in_flight},
+          {"session_streams", g.peak_session_streams},
+          {"streams", g.peak_streams}}},
+        {"limits",
+         {{"session_request_rate", scenario_.gateway.session_request_rate},
+          {"session_request_burst", scenario_.gateway.session_request_burst},
+          {"session_concurrent_requests", scenario_.gateway.max_session_concurrent_requests},
+          {"concurrent_requests", scenario_.gateway.max_concurrent_requests},
+          {"session_streams", scenario_.gateway.max_session_streams},
+          {"streams", scenario_.gateway.max_streams},
+          {"response_duration", apf::ToSeconds(scenario_.gateway.max_response_duration)},
+          {"session_check_interval", apf::ToSeconds(scenario_.gateway.session_check_interval)},
+          {"stream_write_timeout", apf::ToSeconds(scenario_.gateway.stream_write_timeout)}}}};
   }
   if (scenario_.audit_log.enabled || world_->replayed_calls() > 0) {
     // What was replayed, and (spec.auditLog) what of the log was left out and why.

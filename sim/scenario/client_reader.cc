@@ -243,6 +243,31 @@ ClientSpec ReadClient(const YamlValue& v, const Scenario& scenario) {
     if (!scenario.gateway.enabled) via->Fail("the scenario has no spec.gateway");
     c.via_gateway = true;
   }
+  if (auto gw = m.Optional("gateway")) {
+    // How each of its sessions meets the gateway (doc/gateway.md).
+    if (!c.via_gateway) gw->Fail("needs via: gateway");
+    YamlMap g = gw->Map();
+    if (auto w = g.Optional("watches")) {
+      const std::string kind = w->String();
+      if (kind != "native" && kind != "stream") {
+        w->Fail("must be native (watches through /k8s) or stream (streams on /stream/v1)");
+      }
+      c.gateway_streams = kind == "stream";
+    }
+    auto at = [&](const char* key, apf::Nanos* out, bool positive) {
+      if (auto v = g.Optional(key)) {
+        const apf::Nanos d = v->Duration();
+        if (d < 0 || (positive && d == 0))
+          v->Fail(positive ? "must be positive" : "must not be negative");
+        *out = d;
+      }
+    };
+    at("sessionLifetime", &c.session_lifetime, true);
+    at("logoutAt", &c.session_logout_at, false);
+    at("checksHangFrom", &c.session_checks_hang_from, false);
+    at("stopsReadingAt", &c.session_stops_reading_at, false);
+    g.Finish();
+  }
   if (auto cg = m.Optional("clientGo")) ReadClientGo(*cg, &c.client_go);
   YamlValue traffic = m.Required("traffic");
   for (const YamlValue& t : traffic.Items()) c.traffic.push_back(ReadTraffic(t, scenario));

@@ -59,6 +59,20 @@ constexpr FieldInfo kClientFields[] = {
 constexpr FieldInfo kGatewayFields[] = {
     {"requestRateExceeded", ExpectationFold::kNone},
     {"tooManyConcurrentRequests", ExpectationFold::kNone},
+    {"tooManyStreams", ExpectationFold::kNone},
+    {"sessionEnded401", ExpectationFold::kNone},
+    {"refused.session_request_burst", ExpectationFold::kNone},
+    {"refused.session_concurrent_requests", ExpectationFold::kNone},
+    {"refused.concurrent_requests", ExpectationFold::kNone},
+    {"refused.session_streams", ExpectationFold::kNone},
+    {"refused.streams", ExpectationFold::kNone},
+    {"cutShort.response_duration", ExpectationFold::kNone},
+    {"cutShort.session_ended", ExpectationFold::kNone},
+    {"cutShort.stream_write_timeout", ExpectationFold::kNone},
+    {"peak.session_concurrent_requests", ExpectationFold::kNone},
+    {"peak.concurrent_requests", ExpectationFold::kNone},
+    {"peak.session_streams", ExpectationFold::kNone},
+    {"peak.streams", ExpectationFold::kNone},
 };
 
 template <size_t N>

@@ -121,6 +121,18 @@ Scenario ReadScenarioDocuments(std::vector<YAML::Node> docs, const std::string& 
     positive("sessionRequestBurst", &gs.session_request_burst);
     positive("maxSessionConcurrentRequests", &gs.max_session_concurrent_requests);
     positive("maxConcurrentRequests", &gs.max_concurrent_requests);
+    positive("maxSessionStreams", &gs.max_session_streams);
+    positive("maxStreams", &gs.max_streams);
+    auto duration = [&](const char* key, apf::Nanos* out) {
+      if (auto v = g.Optional(key)) {
+        const apf::Nanos d = v->Duration();
+        if (d <= 0) v->Fail("must be positive");
+        *out = d;
+      }
+    };
+    duration("maxResponseDuration", &gs.max_response_duration);
+    duration("sessionCheckInterval", &gs.session_check_interval);
+    duration("streamWriteTimeout", &gs.stream_write_timeout);
     g.Finish();
   }
   if (auto fc = spec.Optional("flowControl")) {

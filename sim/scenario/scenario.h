@@ -149,6 +149,13 @@ struct ClientSpec {
   int processes = 1;
   int replica = -1;  // pins every process's connection to this apiserver; -1: the balancer's choice
   bool via_gateway = false;  // each process is a browser session behind spec.gateway
+  // Behind the gateway (the client's `gateway:`, doc/gateway.md): its watches are streams
+  // on /stream/v1 rather than native watches through /k8s, and how each session ends.
+  bool gateway_streams = false;
+  apf::Nanos session_lifetime = apf::kNever;  // from the login, at the run's start
+  apf::Nanos session_logout_at = apf::kNever;
+  apf::Nanos session_checks_hang_from = apf::kNever;
+  apf::Nanos session_stops_reading_at = apf::kNever;
   ClientGoSpec client_go;
   std::vector<TrafficSpec> traffic;
   SourceLocation where;
@@ -163,6 +170,11 @@ struct GatewaySpec {
   int session_request_burst = 100;           // -session-request-burst
   int max_session_concurrent_requests = 64;  // -max-session-concurrent-requests
   int max_concurrent_requests = 2000;        // -max-concurrent-requests (per gateway replica)
+  int max_session_streams = 32;              // -max-session-streams
+  int max_streams = 2000;                    // -max-streams (per gateway replica)
+  apf::Nanos max_response_duration = 30 * 60 * apf::kSecond;  // -max-response-duration
+  apf::Nanos session_check_interval = 5 * apf::kSecond;       // -session-check-interval
+  apf::Nanos stream_write_timeout = 10 * apf::kSecond;        // -stream-write-timeout
 };
 
 struct Mark {

@@ -23,6 +23,7 @@ namespace sim {
 //   kSeatRelease     arg64: attempt ref   (the additional latency ended)
 //   kGatewayTimeout  arg64: attempt ref   (the request timeout: 504 to the client)
 //   kWatchEnd        arg64: attempt ref   (an open watch ends)
+//   kGatewayCut      arg64: attempt ref   (the gateway cuts the response short)
 //   kAdjust          arg32: replica       (the 10-second re-division of seats)
 //   kInterval        (a report interval ends)
 //   kDump            arg32: dump index
@@ -269,10 +270,18 @@ inline apf::FlowRef* World::NamespaceFlowNote(int replica, int resource,
 
 bool World::PassGateway(apf::Nanos now, int ai) {
   Attempt& a = attempts_[ai];
-  Process& proc = processes_[calls_[a.call].process];
-  const GatewayVerdict verdict = gateway_.Enter(now, *proc.session_bucket, proc.session);
+  Process& proc = processes_[a.process];
+  const bool stream = a.watch && clients_[proc.client].spec->gateway_streams;
+  const GatewayVerdict verdict = gateway_.Enter(now, *proc.session_bucket, proc.session, stream);
   if (verdict.passed) {
     a.via_gateway = true;
+    a.gateway_stream = stream;
+    a.gateway_opened = now;
+    const GatewayCutAt cut = gateway_.CutOf(now, proc.session, stream);
+    if (cut.at != apf::kNever) {
+      a.gateway_cut = engine_.At(cut.at, Event{kGatewayCut, static_cast<std::uint32_t>(cut.cut),
+                                               Ref(static_cast<std::uint32_t>(ai), a.generation)});
+    }
     return true;
   }
   a.answered = false;
@@ -283,6 +292,45 @@ bool World::PassGateway(apf::Nanos now, int ai) {
   a.live = true;
   ReleaseAttemptUncounted(ai);
   return false;
+}
+
+// The gateway cuts a response short (doc/gateway.md#cutting-a-response-short): it cancels
+// its request to the apiserver, which releases the watch (or the request's place in its
+// queue) at once, and aborts the response to the browser, which sees a broken connection.
+void World::OnGatewayCut(apf::Nanos now, int ai, GatewayCut cut) {
+  Attempt& a = attempts_[ai];
+  if (!a.via_gateway) return;
+  gateway_.CountCut(cut);
+  if (a.traced) a.reason = GatewayCutName(cut);
+  if (a.watch_open) {
+    LeaveGateway(a);
+    EndWatch(now, ai);
+    return;
+  }
+  // Not answered yet: queued at APF it leaves its queue as a cancelled request does; a
+  // handler that runs on holds its seats until it returns (the world cannot stop it).
+  int retry_after = 0;
+  if (a.handle.valid() && !a.executing &&
+      replicas_[a.replica]->flow_control->TimeOut(now, a.handle, &retry_after)) {
+    engine_.Cancel(a.timeout);
+    RecordRejection(now, a, apf::RejectReason::kTimeOut, /*queued=*/true);
+  }
+  LeaveGateway(a);
+  Call& call = calls_[a.call];
+  a.answered = true;
+  if (a.traced) {
+    a.outcome = "canceled";
+    a.answered_at = now;
+  }
+  if (call.live() && call.generation == a.call_generation && call.attempt == ai) {
+    call.attempt = -1;
+    engine_.Cancel(a.abort);
+    ReleaseAttempt(ai);
+    ApplyStep(now, call, a.call,
+              call.client.OnTransportError(ContextOf(call), now, TransportError::kConnectionReset));
+    return;
+  }
+  ReleaseAttempt(ai);
 }
 
 void World::OnAdmitted(apf::Nanos now, Attempt& a, int ai, const apf::Admission& admission) {
@@ -458,7 +506,9 @@ void World::DeliverResponse(apf::Nanos now, Attempt& a, int ai, const HttpRespon
     a.status = response.status_code;
     a.retry_after = response.has_retry_after ? response.retry_after_seconds : 0;
   }
-  LeaveGateway(a);
+  // A watch's response goes on after its start: it holds its place at the gateway until
+  // it ends (kWatchEnd or kGatewayCut).
+  if (!a.watch_open) LeaveGateway(a);
   Call& call = calls_[a.call];
   if (!call.live() || call.generation != a.call_generation || call.attempt != ai) return;
   call.attempt = -1;
@@ -475,7 +525,9 @@ void World::DeliverResponse(apf::Nanos now, Attempt& a, int ai, const HttpRespon
 void World::LeaveGateway(Attempt& a) {
   if (!a.via_gateway) return;
   a.via_gateway = false;
-  gateway_.Leave(processes_[calls_[a.call].process].session);
+  engine_.Cancel(a.gateway_cut);
+  // The attempt's process, not its call's: a watch outlives its call.
+  gateway_.Leave(processes_[a.process].session, a.gateway_stream);
 }
 
 inline void World::ReleaseSentRequest(std::uint32_t slot) {
@@ -715,19 +767,13 @@ void World::HandleUncommonEvent(apf::Nanos now, const Event& event) {
       break;
     case kWatchEnd:
       if (int ai = AttemptOf(event.arg64); ai >= 0) {
-        Attempt& a = attempts_[ai];
-        replicas_[a.replica]->flow_control->watches().ForgetWatch(a.registration);
-        a.watch_open = false;
-        const int g = a.generator;
-        ReleaseAttempt(ai);
-        if (g < 0) break;
-        if (Informer* informer = generators_[g].informer.get()) {
-          // Closed by the server at its timeoutSeconds; the world sends no events.
-          ApplyInformer(now, g, informer->OnWatchEnded(now, WatchEnd{}));
-        } else {
-          ScheduleGenerator(g, now);  // the watch pattern watches again
-        }
+        LeaveGateway(attempts_[ai]);
+        EndWatch(now, ai);
       }
+      break;
+    case kGatewayCut:
+      if (int ai = AttemptOf(event.arg64); ai >= 0)
+        OnGatewayCut(now, ai, static_cast<GatewayCut>(event.arg32));
       break;
     case kAdjust: {
       Replica& rep = *replicas_[event.arg32];
@@ -752,6 +798,24 @@ void World::HandleUncommonEvent(apf::Nanos now, const Event& event) {
       replicas_[event.arg32]->server.PollObjectCounts(now);
       engine_.After(apf::ObjectCountTracker::kDefaultCountPollPeriod, event);
       break;
+  }
+}
+
+// An open watch ends, at the server's timeout or cut short by the gateway: its slot in the
+// watch tracker is released, and its client watches again.
+void World::EndWatch(apf::Nanos now, int ai) {
+  Attempt& a = attempts_[ai];
+  replicas_[a.replica]->flow_control->watches().ForgetWatch(a.registration);
+  a.watch_open = false;
+  const int g = a.generator;
+  ReleaseAttempt(ai);
+  if (g < 0) return;
+  if (Informer* informer = generators_[g].informer.get()) {
+    // Closed at its timeoutSeconds, or broken: the reflector resumes alike (the world
+    // sends no events).
+    ApplyInformer(now, g, informer->OnWatchEnded(now, WatchEnd{}));
+  } else {
+    ScheduleGenerator(g, now);  // the watch pattern watches again
   }
 }
 

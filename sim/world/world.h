@@ -160,6 +160,7 @@ class World : public EventHandler {
     kInterval,
     kDump,
     kObjectPoll,
+    kGatewayCut,
   };
 
   void HandleEvent(apf::Nanos now, const Event& event) override;
@@ -225,6 +226,8 @@ class World : public EventHandler {
   // The gateway's bounds for a session's attempt; false when it refused it (answered).
   bool PassGateway(apf::Nanos now, int attempt);
   void LeaveGateway(Attempt& attempt);
+  void OnGatewayCut(apf::Nanos now, int attempt, GatewayCut cut);
+  void EndWatch(apf::Nanos now, int attempt);
   // Inline (defined in world.cc, its only user): a request notes its level twice.
   inline void NoteLevel(apf::Nanos now, int replica, int level);
   // The one place a rejection is counted (timelines, metrics) and written on the attempt:

@@ -164,6 +164,9 @@ void World::BuildClients() {
       if (spec.via_gateway) {
         proc.session_bucket = std::make_unique<apf::RateLimiter>(
             scenario_.gateway.session_request_rate, scenario_.gateway.session_request_burst);
+        proc.session.ends_at = std::min(spec.session_lifetime, spec.session_logout_at);
+        proc.session.checks_hang_from = spec.session_checks_hang_from;
+        proc.session.stops_reading_at = spec.session_stops_reading_at;
       }
       proc.replica = spec.replica >= 0 ? spec.replica
                                        : LoadBalancer::ConnectionOf(scenario_.seed, spec.name, p,

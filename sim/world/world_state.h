@@ -158,7 +158,10 @@ struct World::Attempt {
   bool watch = false;            // the call's request is a WATCH (kept here: the call may be gone)
   bool watch_open = false;
   bool event_rejected = false;  // refused by EventRateLimit at admission
-  bool via_gateway = false;     // counted in the gateway's bounds until answered
+  bool via_gateway = false;     // counted in the gateway's bounds until its response ends
+  bool gateway_stream = false;  // counted as a stream (/stream/v1), not a /k8s request
+  apf::Nanos gateway_opened = 0;
+  EventHandle gateway_cut;  // its cut short by the gateway (kGatewayCut)
   apf::WatchTracker::Registration registration;
   // What --trace writes about the attempt (kept only when `traced`).
   bool traced = false;

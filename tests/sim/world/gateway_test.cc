@@ -26,22 +26,22 @@ TEST_CASE("a session's rate bucket refuses with the wait for its next token", "[
   sim::Gateway gateway(spec);
   apf::RateLimiter bucket(spec.session_request_rate, spec.session_request_burst);
   sim::GatewaySession session;
-  CHECK(gateway.Enter(0, bucket, session).passed);  // the burst's one token
-  gateway.Leave(session);
+  CHECK(gateway.Enter(0, bucket, session, false).passed);  // the burst's one token
+  gateway.Leave(session, false);
   // One second later the bucket holds 0.25 tokens: 0.75 missing at 0.25 per second is
   // 3 s, the Retry-After.
-  const sim::GatewayVerdict v = gateway.Enter(1 * kSecond, bucket, session);
+  const sim::GatewayVerdict v = gateway.Enter(1 * kSecond, bucket, session, false);
   CHECK_FALSE(v.passed);
   CHECK(v.refusal.status_code == 429);
   CHECK(v.refusal.has_retry_after);
   CHECK(v.refusal.retry_after_seconds == 3);
   CHECK(v.refusal.body_is_status);
   CHECK(v.refusal.body_message == "RequestRateExceeded");
-  CHECK(std::string(v.reason) == "gateway: RequestRateExceeded");
-  CHECK(gateway.counts().request_rate_exceeded == 1);
+  CHECK(std::string(v.reason) == "gateway: RequestRateExceeded (session_request_burst)");
+  CHECK(gateway.counts().session_request_burst == 1);
   CHECK(session.in_flight == 0);
   // At 4 s a whole token is back.
-  CHECK(gateway.Enter(4 * kSecond, bucket, session).passed);
+  CHECK(gateway.Enter(4 * kSecond, bucket, session, false).passed);
 }
 
 TEST_CASE("the Retry-After is at least one second", "[gateway]") {
@@ -50,8 +50,8 @@ TEST_CASE("the Retry-After is at least one second", "[gateway]") {
   sim::Gateway gateway(spec);
   apf::RateLimiter bucket(spec.session_request_rate, spec.session_request_burst);
   sim::GatewaySession session;
-  CHECK(gateway.Enter(0, bucket, session).passed);
-  const sim::GatewayVerdict v = gateway.Enter(10 * kMillisecond, bucket, session);
+  CHECK(gateway.Enter(0, bucket, session, false).passed);
+  const sim::GatewayVerdict v = gateway.Enter(10 * kMillisecond, bucket, session, false);
   CHECK_FALSE(v.passed);
   CHECK(v.refusal.retry_after_seconds == 1);
 }
@@ -61,20 +61,21 @@ TEST_CASE("a session's concurrency bound refuses without Retry-After", "[gateway
   sim::Gateway gateway(spec);
   apf::RateLimiter bucket(spec.session_request_rate, spec.session_request_burst);
   sim::GatewaySession session;
-  CHECK(gateway.Enter(0, bucket, session).passed);
-  CHECK(gateway.Enter(0, bucket, session).passed);
+  CHECK(gateway.Enter(0, bucket, session, false).passed);
+  CHECK(gateway.Enter(0, bucket, session, false).passed);
   CHECK(session.in_flight == 2);
-  const sim::GatewayVerdict v = gateway.Enter(0, bucket, session);
+  const sim::GatewayVerdict v = gateway.Enter(0, bucket, session, false);
   CHECK_FALSE(v.passed);
   CHECK(v.refusal.status_code == 429);
   CHECK_FALSE(v.refusal.has_retry_after);
   CHECK(v.refusal.body_message == "TooManyConcurrentRequests");
-  CHECK(std::string(v.reason) == "gateway: TooManyConcurrentRequests");
-  CHECK(gateway.counts().too_many_concurrent_requests == 1);
+  CHECK(std::string(v.reason) ==
+        "gateway: TooManyConcurrentRequests (session_concurrent_requests)");
+  CHECK(gateway.counts().session_concurrent_requests == 1);
   // The refused attempt spent its token (the bucket is asked first): 100 - 3 are left.
   CHECK(bucket.TokensAt(0) == Approx(97));
-  gateway.Leave(session);
-  CHECK(gateway.Enter(0, bucket, session).passed);
+  gateway.Leave(session, false);
+  CHECK(gateway.Enter(0, bucket, session, false).passed);
 }
 
 TEST_CASE("the gateway's total bound spans sessions", "[gateway]") {
@@ -82,16 +83,107 @@ TEST_CASE("the gateway's total bound spans sessions", "[gateway]") {
   sim::Gateway gateway(spec);
   apf::RateLimiter a_bucket(100, 100), b_bucket(100, 100);
   sim::GatewaySession a, b;
-  CHECK(gateway.Enter(0, a_bucket, a).passed);
-  CHECK(gateway.Enter(0, a_bucket, a).passed);
-  CHECK(gateway.Enter(0, b_bucket, b).passed);
+  CHECK(gateway.Enter(0, a_bucket, a, false).passed);
+  CHECK(gateway.Enter(0, a_bucket, a, false).passed);
+  CHECK(gateway.Enter(0, b_bucket, b, false).passed);
   CHECK(gateway.counts().in_flight == 3);
   // Session b holds one of its five, but the gateway holds its three.
-  const sim::GatewayVerdict v = gateway.Enter(0, b_bucket, b);
+  const sim::GatewayVerdict v = gateway.Enter(0, b_bucket, b, false);
   CHECK_FALSE(v.passed);
   CHECK(v.refusal.body_message == "TooManyConcurrentRequests");
-  gateway.Leave(a);
+  gateway.Leave(a, false);
   CHECK(gateway.counts().in_flight == 2);
-  CHECK(gateway.Enter(0, b_bucket, b).passed);
+  CHECK(gateway.Enter(0, b_bucket, b, false).passed);
   CHECK(b.in_flight == 2);
+}
+
+TEST_CASE("a leaked watch page meets the session's 64 and is refused from then on", "[gateway]") {
+  // Seed 003, "Why these defaults": 64 per session; a page that leaks watches meets it,
+  // and every later request of the session is refused. 70 watches held open: 64 pass,
+  // 6 are refused TooManyConcurrentRequests, and so is the next plain request.
+  sim::GatewaySpec spec;  // the seed's defaults
+  spec.enabled = true;
+  sim::Gateway gateway(spec);
+  apf::RateLimiter bucket(spec.session_request_rate, spec.session_request_burst);
+  sim::GatewaySession session;
+  int passed = 0;
+  for (int i = 0; i < 70; ++i) passed += gateway.Enter(0, bucket, session, false).passed;
+  CHECK(passed == 64);
+  CHECK(gateway.counts().session_concurrent_requests == 6);
+  CHECK(gateway.counts().peak_session_in_flight == 64);
+  const sim::GatewayVerdict v = gateway.Enter(60 * kSecond, bucket, session, false);
+  CHECK_FALSE(v.passed);
+  CHECK_FALSE(v.refusal.has_retry_after);
+  CHECK(v.refusal.body_message == "TooManyConcurrentRequests");
+}
+
+TEST_CASE("streams have bounds of their own and draw on the request rate", "[gateway]") {
+  // Seed 003, "Streams": 32 per session, 429 TooManyStreams, counted apart from /k8s.
+  sim::GatewaySpec spec = Spec(20, 100, 64, 2000);
+  sim::Gateway gateway(spec);
+  apf::RateLimiter bucket(spec.session_request_rate, spec.session_request_burst);
+  sim::GatewaySession session;
+  for (int i = 0; i < 32; ++i) CHECK(gateway.Enter(0, bucket, session, true).passed);
+  const sim::GatewayVerdict v = gateway.Enter(0, bucket, session, true);
+  CHECK_FALSE(v.passed);
+  CHECK(v.refusal.status_code == 429);
+  CHECK_FALSE(v.refusal.has_retry_after);
+  CHECK(v.refusal.body_message == "TooManyStreams");
+  CHECK(gateway.counts().session_streams == 1);
+  // A /k8s request still has its room; the 33 stream openings and it spent 34 tokens.
+  CHECK(gateway.Enter(0, bucket, session, false).passed);
+  CHECK(bucket.TokensAt(0) == Approx(100 - 34));
+  gateway.Leave(session, true);
+  CHECK(session.streams == 31);
+  CHECK(gateway.Enter(0, bucket, session, true).passed);
+}
+
+TEST_CASE("an ended session is answered 401 and spends nothing", "[gateway]") {
+  sim::GatewaySpec spec = Spec(20, 100, 64, 2000);
+  sim::Gateway gateway(spec);
+  apf::RateLimiter bucket(spec.session_request_rate, spec.session_request_burst);
+  sim::GatewaySession session;
+  session.ends_at = 10 * kSecond;
+  const sim::GatewayVerdict v = gateway.Enter(10 * kSecond, bucket, session, false);
+  CHECK_FALSE(v.passed);
+  CHECK(v.refusal.status_code == 401);
+  CHECK(gateway.counts().session_ended_refused == 1);
+  CHECK(bucket.TokensAt(10 * kSecond) == Approx(100));
+}
+
+TEST_CASE("a response is cut short at the session check after its session ends", "[gateway]") {
+  // Seed 003, "The session check": checks every 5 s from the response's opening. Opened at
+  // 2 s, session ended at 13 s: checks at 7, 12, 17 s; the one at 17 s finds it ended.
+  sim::GatewaySpec spec;
+  sim::Gateway gateway(spec);
+  sim::GatewaySession session;
+  session.ends_at = 13 * kSecond;
+  sim::GatewayCutAt cut = gateway.CutOf(2 * kSecond, session, false);
+  CHECK(cut.at == 17 * kSecond);
+  CHECK(std::string(sim::GatewayCutName(cut.cut)) == "session_ended");
+  // Ended exactly at a check (12 s): that check sees it.
+  session.ends_at = 12 * kSecond;
+  CHECK(gateway.CutOf(2 * kSecond, session, false).at == 12 * kSecond);
+  // Checks hang from 13 s: the check at 17 s does not answer and fails closed at 22 s,
+  // two intervals after the end at worst (seed: "10 at worst").
+  session.ends_at = 13 * kSecond;
+  session.checks_hang_from = 13 * kSecond;
+  CHECK(gateway.CutOf(2 * kSecond, session, false).at == 22 * kSecond);
+}
+
+TEST_CASE("a response is cut at 30 minutes, a stream at its write timeout", "[gateway]") {
+  sim::GatewaySpec spec;
+  sim::Gateway gateway(spec);
+  sim::GatewaySession session;
+  // No session end: the response duration, 1800 s after it opened at 5 s.
+  sim::GatewayCutAt cut = gateway.CutOf(5 * kSecond, session, false);
+  CHECK(cut.at == 1805 * kSecond);
+  CHECK(std::string(sim::GatewayCutName(cut.cut)) == "response_duration");
+  // The browser stops reading at 60 s: a stream ends 10 s later; a native watch is not
+  // held by the write timeout (seed: "not bounded yet").
+  session.stops_reading_at = 60 * kSecond;
+  cut = gateway.CutOf(5 * kSecond, session, true);
+  CHECK(cut.at == 70 * kSecond);
+  CHECK(std::string(sim::GatewayCutName(cut.cut)) == "stream_write_timeout");
+  CHECK(gateway.CutOf(5 * kSecond, session, false).at == 1805 * kSecond);
 }
