@@ -276,7 +276,6 @@ bool World::PassGateway(apf::Nanos now, int ai) {
   if (verdict.passed) {
     a.via_gateway = true;
     a.gateway_stream = stream;
-    a.gateway_opened = now;
     const GatewayCutAt cut = gateway_.CutOf(now, proc.session, stream);
     if (cut.at != apf::kNever) {
       a.gateway_cut = engine_.At(cut.at, Event{kGatewayCut, static_cast<std::uint32_t>(cut.cut),
@@ -508,7 +507,7 @@ void World::DeliverResponse(apf::Nanos now, Attempt& a, int ai, const HttpRespon
   }
   // A watch's response goes on after its start: it holds its place at the gateway until
   // it ends (kWatchEnd or kGatewayCut).
-  if (!a.watch_open) LeaveGateway(a);
+  if (a.via_gateway && !a.watch_open) LeaveGateway(a);
   Call& call = calls_[a.call];
   if (!call.live() || call.generation != a.call_generation || call.attempt != ai) return;
   call.attempt = -1;

@@ -147,8 +147,8 @@ struct World::Attempt {
   int replica = 0;
   apf::FlowHandle handle;
   int flow_schema = -1;
+  int seats = 0;  // beside flow_schema, where it fills what would be padding
   std::uint64_t flow_hash = 0;
-  int seats = 0;
   apf::Nanos arrived = 0;
   EventHandle timeout;
   EventHandle abort;      // the client gives up on the attempt then (its call's kCallAbort)
@@ -160,8 +160,7 @@ struct World::Attempt {
   bool event_rejected = false;  // refused by EventRateLimit at admission
   bool via_gateway = false;     // counted in the gateway's bounds until its response ends
   bool gateway_stream = false;  // counted as a stream (/stream/v1), not a /k8s request
-  apf::Nanos gateway_opened = 0;
-  EventHandle gateway_cut;  // its cut short by the gateway (kGatewayCut)
+  EventHandle gateway_cut;      // its cut short by the gateway (kGatewayCut)
   apf::WatchTracker::Registration registration;
   // What --trace writes about the attempt (kept only when `traced`).
   bool traced = false;
