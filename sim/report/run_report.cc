@@ -121,19 +121,8 @@ void RunReport::OnDump(apf::Nanos now, int dump_index) {
   }
 }
 
-nlohmann::json RunReport::Summary() const {
-  const apf::Nanos end = world_->now();
-  nlohmann::json j;
-  j["scenario"] = scenario_.name;
-  j["seed"] = scenario_.seed;
-  j["durationSeconds"] = apf::ToSeconds(end);
-  j["intervalSeconds"] = apf::ToSeconds(scenario_.interval);
-  j["marks"] = nlohmann::json::array();
-  for (const Mark& m : scenario_.marks) {
-    j["marks"].push_back({{"atSeconds", apf::ToSeconds(m.at)}, {"label", m.label}});
-  }
-  // Per level, summed over replicas (limits per replica: they are the same on each).
-  nlohmann::json levels = nlohmann::json::object();
+// Each replica's levels on their own (the limits are per replica).
+nlohmann::json RunReport::ReplicasJson(apf::Nanos end) const {
   nlohmann::json replicas = nlohmann::json::array();
   for (int r = 0; r < world_->replica_count(); ++r) {
     nlohmann::json replica_levels = nlohmann::json::object();
@@ -157,6 +146,12 @@ nlohmann::json RunReport::Summary() const {
     replicas.push_back(
         {{"name", fmt::format("apiserver-{}", r)}, {"priorityLevels", replica_levels}});
   }
+  return replicas;
+}
+
+// Per level, summed over replicas (limits per replica: they are the same on each).
+nlohmann::json RunReport::PriorityLevelsJson(apf::Nanos end) const {
+  nlohmann::json levels = nlohmann::json::object();
   // The cluster-wide view: counts summed, limits and peaks per replica (the largest),
   // waits merged.
   apf::FlowControl& fc0 = world_->flow_control(0);
@@ -189,7 +184,10 @@ nlohmann::json RunReport::Summary() const {
     lj["worstInterval"] = figures_.LevelWorst(name);
     levels[name] = lj;
   }
-  j["priorityLevels"] = levels;
+  return levels;
+}
+
+nlohmann::json RunReport::ClientsJson() const {
   nlohmann::json clients = nlohmann::json::object();
   for (int c = 0; c < world_->client_count(); ++c) {
     const ClientTimeline& tl = world_->client_timeline(c);
@@ -224,63 +222,81 @@ nlohmann::json RunReport::Summary() const {
     cj["worstInterval"] = figures_.ClientWorst(spec.name);
     clients[spec.name] = cj;
   }
-  j["clients"] = clients;
-  j["replicas"] = replicas;
-  if (scenario_.gateway.enabled) {
-    // Refusals by the bound's field name and cuts by cause, as seed 003's metrics label
-    // them (doc/gateway.md#what-the-results-show); the two camelCase totals come first.
-    const GatewayCounts& g = world_->gateway();
-    j["gateway"] = {
-        {"requestRateExceeded", g.session_request_burst},
-        {"tooManyConcurrentRequests", g.session_concurrent_requests + g.concurrent_requests},
-        {"tooManyStreams", g.session_streams + g.streams_refused},
-        {"sessionEnded401", g.session_ended_refused},
-        {"refused",
-         {{"session_request_burst", g.session_request_burst},
-          {"session_concurrent_requests", g.session_concurrent_requests},
-          {"concurrent_requests", g.concurrent_requests},
-          {"session_streams", g.session_streams},
-          {"streams", g.streams_refused}}},
-        {"cutShort",
-         {{"response_duration", g.cut_response_duration},
-          {"session_ended", g.cut_session_ended},
-          {"stream_write_timeout", g.ended_stream_write_timeout}}},
-        {"peak",
-         {{"session_concurrent_requests", g.peak_session_in_flight},
-          {"concurrent_requests", g.peak_in_flight},
-          {"session_streams", g.peak_session_streams},
-          {"streams", g.peak_streams}}},
-        {"limits",
-         {{"session_request_rate", scenario_.gateway.session_request_rate},
-          {"session_request_burst", scenario_.gateway.session_request_burst},
-          {"session_concurrent_requests", scenario_.gateway.max_session_concurrent_requests},
-          {"concurrent_requests", scenario_.gateway.max_concurrent_requests},
-          {"session_streams", scenario_.gateway.max_session_streams},
-          {"streams", scenario_.gateway.max_streams},
-          {"response_duration", apf::ToSeconds(scenario_.gateway.max_response_duration)},
-          {"session_check_interval", apf::ToSeconds(scenario_.gateway.session_check_interval)},
-          {"stream_write_timeout", apf::ToSeconds(scenario_.gateway.stream_write_timeout)}}}};
-  }
-  if (scenario_.audit_log.enabled || world_->replayed_calls() > 0) {
-    // What was replayed, and (spec.auditLog) what of the log was left out and why.
-    nlohmann::json replay;
-    replay["replayedCalls"] = world_->replayed_calls();
-    if (scenario_.audit_log.enabled) {
-      const ReplayStats& scan = scenario_.audit_log.scan;
-      std::int64_t skipped = 0;
-      nlohmann::json reasons = nlohmann::json::object();
-      for (const auto& [reason, count] : scan.skipped) {
-        reasons[reason] = count;
-        skipped += count;
-      }
-      nlohmann::json codes = nlohmann::json::object();
-      for (const auto& [code, count] : scan.recorded_codes) codes[std::to_string(code)] = count;
-      replay["auditLog"] = {
-          {"lines", scan.lines}, {"events", scan.events}, {"identities", scan.identities},
-          {"skipped", skipped},  {"reasons", reasons},    {"recordedCodes", codes}};
+  return clients;
+}
+
+nlohmann::json RunReport::GatewayJson() const {
+  // Refusals by the bound's field name and cuts by cause, as seed 003's metrics label
+  // them (doc/gateway.md#what-the-results-show); the two camelCase totals come first.
+  const GatewayCounts& g = world_->gateway();
+  return {{"requestRateExceeded", g.session_request_burst},
+          {"tooManyConcurrentRequests", g.session_concurrent_requests + g.concurrent_requests},
+          {"tooManyStreams", g.session_streams + g.streams_refused},
+          {"sessionEnded401", g.session_ended_refused},
+          {"refused",
+           {{"session_request_burst", g.session_request_burst},
+            {"session_concurrent_requests", g.session_concurrent_requests},
+            {"concurrent_requests", g.concurrent_requests},
+            {"session_streams", g.session_streams},
+            {"streams", g.streams_refused}}},
+          {"cutShort",
+           {{"response_duration", g.cut_response_duration},
+            {"session_ended", g.cut_session_ended},
+            {"stream_write_timeout", g.ended_stream_write_timeout}}},
+          {"peak",
+           {{"session_concurrent_requests", g.peak_session_in_flight},
+            {"concurrent_requests", g.peak_in_flight},
+            {"session_streams", g.peak_session_streams},
+            {"streams", g.peak_streams}}},
+          {"limits",
+           {{"session_request_rate", scenario_.gateway.session_request_rate},
+            {"session_request_burst", scenario_.gateway.session_request_burst},
+            {"session_concurrent_requests", scenario_.gateway.max_session_concurrent_requests},
+            {"concurrent_requests", scenario_.gateway.max_concurrent_requests},
+            {"session_streams", scenario_.gateway.max_session_streams},
+            {"streams", scenario_.gateway.max_streams},
+            {"response_duration", apf::ToSeconds(scenario_.gateway.max_response_duration)},
+            {"session_check_interval", apf::ToSeconds(scenario_.gateway.session_check_interval)},
+            {"stream_write_timeout", apf::ToSeconds(scenario_.gateway.stream_write_timeout)}}}};
+}
+
+nlohmann::json RunReport::ReplayJson() const {
+  // What was replayed, and (spec.auditLog) what of the log was left out and why.
+  nlohmann::json replay;
+  replay["replayedCalls"] = world_->replayed_calls();
+  if (scenario_.audit_log.enabled) {
+    const ReplayStats& scan = scenario_.audit_log.scan;
+    std::int64_t skipped = 0;
+    nlohmann::json reasons = nlohmann::json::object();
+    for (const auto& [reason, count] : scan.skipped) {
+      reasons[reason] = count;
+      skipped += count;
     }
-    j["replay"] = replay;
+    nlohmann::json codes = nlohmann::json::object();
+    for (const auto& [code, count] : scan.recorded_codes) codes[std::to_string(code)] = count;
+    replay["auditLog"] = {
+        {"lines", scan.lines}, {"events", scan.events}, {"identities", scan.identities},
+        {"skipped", skipped},  {"reasons", reasons},    {"recordedCodes", codes}};
   }
+  return replay;
+}
+
+nlohmann::json RunReport::Summary() const {
+  const apf::Nanos end = world_->now();
+  nlohmann::json j;
+  j["scenario"] = scenario_.name;
+  j["seed"] = scenario_.seed;
+  j["durationSeconds"] = apf::ToSeconds(end);
+  j["intervalSeconds"] = apf::ToSeconds(scenario_.interval);
+  j["marks"] = nlohmann::json::array();
+  for (const Mark& m : scenario_.marks) {
+    j["marks"].push_back({{"atSeconds", apf::ToSeconds(m.at)}, {"label", m.label}});
+  }
+  j["priorityLevels"] = PriorityLevelsJson(end);
+  j["clients"] = ClientsJson();
+  j["replicas"] = ReplicasJson(end);
+  if (scenario_.gateway.enabled) j["gateway"] = GatewayJson();
+  if (scenario_.audit_log.enabled || world_->replayed_calls() > 0) j["replay"] = ReplayJson();
   if (!scenario_.resources_skipped_from_metrics.empty()) {
     // Counted -1 in the scrape (not fetched): no `resources` entry was made for them.
     j["resourcesFromMetrics"] = {{"skipped", scenario_.resources_skipped_from_metrics}};

@@ -58,6 +58,12 @@ class RunReport : public WorldObserver {
   static std::string SummaryTable(const nlohmann::json& summary, bool colour);
 
  private:
+  // The parts of Summary(), one per top-level key it fills.
+  nlohmann::json PriorityLevelsJson(apf::Nanos end) const;
+  nlohmann::json ReplicasJson(apf::Nanos end) const;
+  nlohmann::json ClientsJson() const;
+  nlohmann::json GatewayJson() const;
+  nlohmann::json ReplayJson() const;
   const Scenario& scenario_;
   std::string out_dir_;
   OutputSet set_;
