@@ -19,48 +19,166 @@ namespace po = boost::program_options;
 namespace sim::cli {
 namespace {
 
-int RunExplain(const Args& args) {
+// What the command line gives, before it is checked.
+struct ExplainFlags {
   std::vector<std::string> files, groups;
   std::string version_text, user, service_account, verb, resource, subresource, api_group, ns, name,
       path, output, query, scenario_path;
   bool anonymous = false;
   int server_cl = kDefaultServerConcurrencyLimit;
   std::int64_t objects = 0, object_bytes = 0, watchers = 0;
+};
+
+po::options_description ExplainOptionsOf(ExplainFlags& f) {
   po::options_description opts("options");
   opts.add_options()(
-      "config", po::value(&files)->composing()->multitoken(),
+      "config", po::value(&f.files)->composing()->multitoken(),
       "a file of FlowSchemas and PriorityLevelConfigurations (repeatable; - reads standard "
       "input, e.g. kubectl get ... -o yaml)")("kubernetes-version",
-                                              po::value(&version_text)->default_value("1.36"),
+                                              po::value(&f.version_text)->default_value("1.36"),
                                               "whose default objects to start from (1.29 to 1.37)")(
-      "user", po::value(&user), "an authenticated user (system:authenticated is added)")(
-      "group", po::value(&groups)->composing(), "a group of the user (repeatable)")(
-      "service-account", po::value(&service_account),
+      "user", po::value(&f.user), "an authenticated user (system:authenticated is added)")(
+      "group", po::value(&f.groups)->composing(), "a group of the user (repeatable)")(
+      "service-account", po::value(&f.service_account),
       "NAMESPACE/NAME: the service account's user and groups")(
-      "anonymous", po::bool_switch(&anonymous), "an unauthenticated request")(
-      "verb", po::value(&verb),
+      "anonymous", po::bool_switch(&f.anonymous), "an unauthenticated request")(
+      "verb", po::value(&f.verb),
       "get, list, watch, create, update, patch, delete, ...; for --path, the lowercased HTTP "
-      "method (default get)")("resource", po::value(&resource),
+      "method (default get)")("resource", po::value(&f.resource),
                               "the resource, or resource/subresource (pods/log)")(
-      "subresource", po::value(&subresource), "the subresource")(
-      "api-group", po::value(&api_group), "the API group (\"\" is the core group)")(
-      "namespace", po::value(&ns), "the namespace (none: cluster-scoped or all namespaces)")(
-      "name", po::value(&name), "the object's name")("path", po::value(&path),
-                                                     "a non-resource URL path such as /healthz")(
-      "query", po::value(&query),
+      "subresource", po::value(&f.subresource), "the subresource")(
+      "api-group", po::value(&f.api_group), "the API group (\"\" is the core group)")(
+      "namespace", po::value(&f.ns), "the namespace (none: cluster-scoped or all namespaces)")(
+      "name", po::value(&f.name), "the object's name")("path", po::value(&f.path),
+                                                       "a non-resource URL path such as /healthz")(
+      "query", po::value(&f.query),
       "the request's query string, as the work estimator reads it "
-      "(\"limit=500&resourceVersion=0\")")("objects", po::value(&objects),
+      "(\"limit=500&resourceVersion=0\")")("objects", po::value(&f.objects),
                                            "objects of the request's resource (work estimate)")(
-      "object-bytes", po::value(&object_bytes),
+      "object-bytes", po::value(&f.object_bytes),
       "their average size in bytes (work estimate; default 1000)")(
-      "watchers", po::value(&watchers)->default_value(0),
+      "watchers", po::value(&f.watchers)->default_value(0),
       "watches a write to this resource fans out to (work estimate)")(
-      "scenario", po::value(&scenario_path),
+      "scenario", po::value(&f.scenario_path),
       "take the objects, Kubernetes version, in-flight limits, feature gates and resource "
       "counts from this scenario (--config files are applied after its objects)")(
-      "server-concurrency-limit", po::value(&server_cl)->default_value(server_cl),
+      "server-concurrency-limit", po::value(&f.server_cl)->default_value(f.server_cl),
       "max-requests-inflight plus max-mutating-requests-inflight")(
-      "output,o", po::value(&output)->default_value("text"), "text or json");
+      "output,o", po::value(&f.output)->default_value("text"), "text or json");
+  return opts;
+}
+
+// The user the request is made as: exactly one of --user, --service-account, --anonymous.
+apf::UserInfo IdentityOf(const ExplainFlags& f) {
+  const int identities = !f.user.empty() + !f.service_account.empty() + f.anonymous;
+  if (identities != 1) {
+    throw InputError({}, "--user", "give exactly one of --user, --service-account, --anonymous");
+  }
+  apf::UserInfo who;
+  if (!f.service_account.empty()) {
+    std::string why;
+    std::optional<apf::UserInfo> sa = apf::ParseServiceAccount(f.service_account, &why);
+    if (!sa) throw InputError({}, "--service-account", why);
+    who = *sa;
+    // Extra groups go before the authenticator's system:authenticated.
+    who.groups.insert(who.groups.end() - 1, f.groups.begin(), f.groups.end());
+  } else if (f.anonymous) {
+    who = apf::AnonymousUser();
+    who.groups.insert(who.groups.end(), f.groups.begin(), f.groups.end());
+  } else {
+    who = apf::AuthenticatedUser(f.user, f.groups);
+  }
+  return who;
+}
+
+// The request as RequestInfoFactory would give it: a resource request or a path.
+apf::RequestInfo RequestOf(const ExplainFlags& f) {
+  apf::RequestInfo request;
+  if (!f.path.empty()) {
+    if (!f.resource.empty()) throw InputError({}, "--path", "give --path or --resource, not both");
+    request.is_resource_request = false;
+    request.path = f.path;
+    request.verb = f.verb.empty() ? "get" : f.verb;
+  } else {
+    if (f.resource.empty()) throw InputError({}, "--resource", "give --resource or --path");
+    if (f.verb.empty()) throw InputError({}, "--verb", "a resource request needs a verb");
+    request.is_resource_request = true;
+    request.verb = f.verb;
+    if (const size_t slash = f.resource.find('/'); slash != std::string::npos) {
+      request.resource = f.resource.substr(0, slash);
+      request.subresource = f.resource.substr(slash + 1);
+      if (!f.subresource.empty()) {
+        throw InputError({}, "--subresource", "already given in --resource " + f.resource);
+      }
+    } else {
+      request.resource = f.resource;
+      request.subresource = f.subresource;
+    }
+    request.api_group = f.api_group;
+    request.namespace_name = f.ns;
+    request.name = f.name;
+  }
+  return request;
+}
+
+// The objects, limits and counts the request is explained against: a scenario's, or the
+// version's defaults with the --config files, and the object counts of the flags.
+FlowControlSetup SetupOf(const ExplainFlags& f, const po::variables_map& vm,
+                         const apf::RequestInfo& request, ExplainOptions& options) {
+  const bool objects_given = vm.count("objects") > 0, bytes_given = vm.count("object-bytes") > 0;
+  for (const auto& [flag, value] :
+       {std::pair{"--objects", f.objects}, std::pair{"--object-bytes", f.object_bytes},
+        std::pair{"--watchers", f.watchers}}) {
+    if (value < 0) throw InputError({}, flag, "must not be negative");
+  }
+  options.server_concurrency_limit = f.server_cl;
+  options.watch_count = f.watchers;
+  const FlowControlManifests files_manifests = LoadFlowControlFiles(f.files);
+  ThrowIfInvalid(files_manifests);
+  FlowControlSetup setup;
+  if (!f.scenario_path.empty()) {
+    if (!vm["kubernetes-version"].defaulted()) {
+      throw InputError({}, "--kubernetes-version",
+                       "the scenario gives the version (spec.apiservers.kubernetesVersion)");
+    }
+    const Scenario scenario = LoadScenario(f.scenario_path);
+    setup = BuildScenarioFlowControl(scenario, &files_manifests);
+    if (vm["server-concurrency-limit"].defaulted()) {
+      options.server_concurrency_limit = scenario.apiservers.max_requests_inflight +
+                                         scenario.apiservers.max_mutating_requests_inflight;
+    }
+    options.estimator = WorkEstimatorConfigOf(scenario.apiservers);
+    for (const ResourceSpec& r : scenario.resources) {
+      if (r.api_group == request.api_group && r.resource == request.resource) {
+        options.object_stats = {r.objects, r.average_bytes};
+        options.object_stats_given = true;
+      }
+    }
+  } else {
+    const apf::KubernetesVersion version =
+        ParseKubernetesVersionOrThrow(f.version_text, "--kubernetes-version");
+    setup = BuildFlowControl(version, files_manifests);
+    options.estimator = WorkEstimatorConfigOf(version);
+  }
+  if (objects_given) {
+    options.object_stats.object_count = f.objects;
+    options.object_stats_given = true;
+  }
+  if (bytes_given) {
+    options.object_stats.estimated_average_object_size_bytes = f.object_bytes;
+  } else if (objects_given && f.scenario_path.empty()) {
+    options.object_stats.estimated_average_object_size_bytes = 1000;  // ResourceSpec's default
+  }
+  for (const apf::ConfigNote& n : setup.notes) {
+    std::cerr << "apfsim explain: note: " << n.object_kind << " " << n.name << ": " << n.message
+              << "\n";
+  }
+  return setup;
+}
+
+int RunExplain(const Args& args) {
+  ExplainFlags f;
+  po::options_description opts = ExplainOptionsOf(f);
   po::variables_map vm;
   if (!ParseCommandLine(
           args,
@@ -78,104 +196,16 @@ int RunExplain(const Args& args) {
           "    apfsim explain --config - --user alice --verb get --resource pods")) {
     return kExitOk;
   }
-  const int identities = !user.empty() + !service_account.empty() + anonymous;
-  if (identities != 1) {
-    throw InputError({}, "--user", "give exactly one of --user, --service-account, --anonymous");
+  const apf::UserInfo who = IdentityOf(f);
+  apf::RequestInfo request = RequestOf(f);
+  if (f.output != "text" && f.output != "json") {
+    throw InputError({}, "--output", "\"" + f.output + "\" is not text or json");
   }
-  apf::UserInfo who;
-  if (!service_account.empty()) {
-    std::string why;
-    std::optional<apf::UserInfo> sa = apf::ParseServiceAccount(service_account, &why);
-    if (!sa) throw InputError({}, "--service-account", why);
-    who = *sa;
-    // Extra groups go before the authenticator's system:authenticated.
-    who.groups.insert(who.groups.end() - 1, groups.begin(), groups.end());
-  } else if (anonymous) {
-    who = apf::AnonymousUser();
-    who.groups.insert(who.groups.end(), groups.begin(), groups.end());
-  } else {
-    who = apf::AuthenticatedUser(user, groups);
-  }
-  apf::RequestInfo request;
-  if (!path.empty()) {
-    if (!resource.empty()) throw InputError({}, "--path", "give --path or --resource, not both");
-    request.is_resource_request = false;
-    request.path = path;
-    request.verb = verb.empty() ? "get" : verb;
-  } else {
-    if (resource.empty()) throw InputError({}, "--resource", "give --resource or --path");
-    if (verb.empty()) throw InputError({}, "--verb", "a resource request needs a verb");
-    request.is_resource_request = true;
-    request.verb = verb;
-    if (const size_t slash = resource.find('/'); slash != std::string::npos) {
-      request.resource = resource.substr(0, slash);
-      request.subresource = resource.substr(slash + 1);
-      if (!subresource.empty()) {
-        throw InputError({}, "--subresource", "already given in --resource " + resource);
-      }
-    } else {
-      request.resource = resource;
-      request.subresource = subresource;
-    }
-    request.api_group = api_group;
-    request.namespace_name = ns;
-    request.name = name;
-  }
-  if (output != "text" && output != "json") {
-    throw InputError({}, "--output", "\"" + output + "\" is not text or json");
-  }
-  if (!query.empty()) request.query = apf::ParseRequestQuery(query);
-  const bool objects_given = vm.count("objects") > 0, bytes_given = vm.count("object-bytes") > 0;
-  for (const auto& [flag, value] :
-       {std::pair{"--objects", objects}, std::pair{"--object-bytes", object_bytes},
-        std::pair{"--watchers", watchers}}) {
-    if (value < 0) throw InputError({}, flag, "must not be negative");
-  }
+  if (!f.query.empty()) request.query = apf::ParseRequestQuery(f.query);
   ExplainOptions options;
-  options.server_concurrency_limit = server_cl;
-  options.watch_count = watchers;
-  const FlowControlManifests files_manifests = LoadFlowControlFiles(files);
-  ThrowIfInvalid(files_manifests);
-  FlowControlSetup setup;
-  if (!scenario_path.empty()) {
-    if (!vm["kubernetes-version"].defaulted()) {
-      throw InputError({}, "--kubernetes-version",
-                       "the scenario gives the version (spec.apiservers.kubernetesVersion)");
-    }
-    const Scenario scenario = LoadScenario(scenario_path);
-    setup = BuildScenarioFlowControl(scenario, &files_manifests);
-    if (vm["server-concurrency-limit"].defaulted()) {
-      options.server_concurrency_limit = scenario.apiservers.max_requests_inflight +
-                                         scenario.apiservers.max_mutating_requests_inflight;
-    }
-    options.estimator = WorkEstimatorConfigOf(scenario.apiservers);
-    for (const ResourceSpec& r : scenario.resources) {
-      if (r.api_group == request.api_group && r.resource == request.resource) {
-        options.object_stats = {r.objects, r.average_bytes};
-        options.object_stats_given = true;
-      }
-    }
-  } else {
-    const apf::KubernetesVersion version =
-        ParseKubernetesVersionOrThrow(version_text, "--kubernetes-version");
-    setup = BuildFlowControl(version, files_manifests);
-    options.estimator = WorkEstimatorConfigOf(version);
-  }
-  if (objects_given) {
-    options.object_stats.object_count = objects;
-    options.object_stats_given = true;
-  }
-  if (bytes_given) {
-    options.object_stats.estimated_average_object_size_bytes = object_bytes;
-  } else if (objects_given && scenario_path.empty()) {
-    options.object_stats.estimated_average_object_size_bytes = 1000;  // ResourceSpec's default
-  }
-  for (const apf::ConfigNote& n : setup.notes) {
-    std::cerr << "apfsim explain: note: " << n.object_kind << " " << n.name << ": " << n.message
-              << "\n";
-  }
+  const FlowControlSetup setup = SetupOf(f, vm, request, options);
   const nlohmann::json e = ExplainRequest(setup, who, request, options);
-  if (output == "json") {
+  if (f.output == "json") {
     std::cout << e.dump(2) << "\n";
   } else {
     std::cout << FormatExplanation(e);
