@@ -104,7 +104,7 @@ void ExpectLint(const std::vector<Expected>& cases) {
     if (e.file) CHECK(w[0].where.file == *e.file);
     if (e.line) CHECK(w[0].where.line == *e.line);
     for (const std::string& m : e.messages) {
-      INFO(w[0].message);
+      CAPTURE(m, w[0].message);
       CHECK(w[0].message.find(m) != std::string::npos);
     }
   }
