@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -115,6 +116,40 @@ std::set<std::string> FileNames(const fs::path& dir) {
   return names;
 }
 
+// What a refused command must show: exit code 2, each of `messages` in its output (which
+// names the file at fault), and no Python traceback.
+void CheckRejected(const PlotResult& result, const std::vector<std::string>& messages) {
+  CHECK(result.exit_code == 2);
+  for (const std::string& message : messages) {
+    CAPTURE(message);
+    CHECK(result.Output().find(message) != std::string::npos);
+  }
+  CHECK(result.Output().find("Traceback") == std::string::npos);
+}
+
+// Replaces the first `from` in FILE by `to`, to spoil a fixture.
+void Replace(const fs::path& file, const std::string& from, const std::string& to) {
+  std::string text = ReadFile(file);
+  const std::size_t at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  text.replace(at, from.size(), to);
+  std::ofstream(file, std::ios::binary) << text;
+}
+
+// Runs plot_sweep.py ARGS on `csv`, written to SCRATCH/runs/DIR/sweep.csv, and checks that
+// it drew the whole `png` in DIR. Written under a temporary name and renamed, as every
+// picture is: none may be left over.
+void CheckSweepDrawn(const std::string& dir, const std::string& csv, const std::string& args,
+                     const std::string& png) {
+  ScratchDir scratch("apfsim-plot-test");
+  WriteRunsFile(scratch, dir + "/sweep.csv", csv);
+  PlotResult result = RunPlotSweep(scratch, dir + "/sweep.csv" + args);
+  INFO(result.Output());
+  REQUIRE(result.exit_code == 0);
+  CheckPng(scratch.path() / "runs" / dir / png);
+  CHECK(FileNames(scratch.path() / "runs" / dir) == std::set<std::string>{"sweep.csv", png});
+}
+
 }  // namespace
 
 TEST_CASE("plot.py draws one whole PNG per replica plus one of the clients, and nothing else",
@@ -125,9 +160,9 @@ TEST_CASE("plot.py draws one whole PNG per replica plus one of the clients, and 
   INFO(result.Output());
   REQUIRE(result.exit_code == 0);
   // The fixture's timeline has the replicas apiserver-0 and apiserver-1.
-  CheckPng(run / "plot-apiserver-0.png");
-  CheckPng(run / "plot-apiserver-1.png");
-  CheckPng(run / "clients.png");
+  for (const char* png : {"plot-apiserver-0.png", "plot-apiserver-1.png", "clients.png"}) {
+    CheckPng(run / png);
+  }
   // Outputs are written under a temporary name and renamed: none may be left over.
   CHECK(FileNames(run) == std::set<std::string>{"summary.json", "timeline.csv", "clients.csv",
                                                 "plot-apiserver-0.png", "plot-apiserver-1.png",
@@ -138,15 +173,17 @@ TEST_CASE("plot.py --compare writes compare-<A>-vs-<B>.png beside DIR_A, or to -
   ScratchDir scratch("apfsim-plot-test");
   CopyRun(scratch, "run-a");
   CopyRun(scratch, "run-b");
-  PlotResult by_default = RunPlot(scratch, "--compare run-a run-b");
-  INFO(by_default.Output());
-  REQUIRE(by_default.exit_code == 0);
-  CheckPng(scratch.path() / "runs" / "compare-run-a-vs-run-b.png");
-
-  PlotResult to_file = RunPlot(scratch, "--compare run-a/ run-b --out side-by-side.png");
-  INFO(to_file.Output());
-  REQUIRE(to_file.exit_code == 0);
-  CheckPng(scratch.path() / "runs" / "side-by-side.png");
+  struct Case {
+    const char* args;
+    const char* png;
+  };
+  for (const Case c : {Case{"--compare run-a run-b", "compare-run-a-vs-run-b.png"},
+                       Case{"--compare run-a/ run-b --out side-by-side.png", "side-by-side.png"}}) {
+    PlotResult result = RunPlot(scratch, c.args);
+    INFO(c.args << "\n" << result.Output());
+    REQUIRE(result.exit_code == 0);
+    CheckPng(scratch.path() / "runs" / c.png);
+  }
 }
 
 TEST_CASE("plot.py --index writes a page with each run's levels, clients and plots", "[plot]") {
@@ -211,82 +248,59 @@ TEST_CASE("plot.py rejects a timeline.csv with a wrong header: exit 2, file name
   fs::path run = CopyRun(scratch, "broken-header");
   PlotResult result = RunPlot(scratch, "broken-header");
   INFO(result.Output());
-  CHECK(result.exit_code == 2);
-  CHECK(result.Output().find("broken-header/timeline.csv:1:") != std::string::npos);
-  CHECK(result.Output().find("retry_after_s") != std::string::npos);
-  CHECK(result.Output().find("Traceback") == std::string::npos);
+  CheckRejected(result, {"broken-header/timeline.csv:1:", "retry_after_s"});
   CHECK(FileNames(run) == std::set<std::string>{"summary.json", "timeline.csv", "clients.csv"});
 }
 
 TEST_CASE("plot.py reports other bad input with exit 2 and the file (and line) at fault",
           "[plot]") {
+  struct Case {
+    const char* what;
+    std::function<void(const fs::path& run)> spoil;
+    std::vector<std::string> messages;
+  };
+  const Case c = GENERATE(values<Case>({
+      {"a missing summary.json",
+       [](const fs::path& run) { fs::remove(run / "summary.json"); },
+       {"run-a/summary.json"}},
+      // Line 2 is "0,tenant-operator,0,..."; make its calls cell "many".
+      {"a count in clients.csv that is not a number",
+       [](const fs::path& run) {
+         Replace(run / "clients.csv", "0,tenant-operator,0,", "0,tenant-operator,many,");
+       },
+       {"run-a/clients.csv:2: column calls"}},
+      {"a field of the wrong type in summary.json",
+       [](const fs::path& run) {
+         Replace(run / "summary.json", "\"seed\": 7", "\"seed\": \"seven\"");
+       },
+       {"run-a/summary.json: field seed"}},
+  }));
+  INFO(c.what);
   ScratchDir scratch("apfsim-plot-test");
-  SECTION("a missing summary.json") {
-    fs::remove(CopyRun(scratch, "run-a") / "summary.json");
-    PlotResult result = RunPlot(scratch, "run-a");
-    INFO(result.Output());
-    CHECK(result.exit_code == 2);
-    CHECK(result.Output().find("run-a/summary.json") != std::string::npos);
-    CHECK(result.Output().find("Traceback") == std::string::npos);
-  }
-  SECTION("a count in clients.csv that is not a number") {
-    fs::path run = CopyRun(scratch, "run-a");
-    std::string text = ReadFile(run / "clients.csv");
-    // Line 2 is "0,tenant-operator,0,..."; make its calls cell "many".
-    std::size_t at = text.find("0,tenant-operator,0,");
-    REQUIRE(at != std::string::npos);
-    text.replace(at, 20, "0,tenant-operator,many,");
-    std::ofstream(run / "clients.csv", std::ios::binary) << text;
-    PlotResult result = RunPlot(scratch, "run-a");
-    INFO(result.Output());
-    CHECK(result.exit_code == 2);
-    CHECK(result.Output().find("run-a/clients.csv:2: column calls") != std::string::npos);
-    CHECK(result.Output().find("Traceback") == std::string::npos);
-    // All input is read before anything is drawn.
-    CHECK_FALSE(fs::exists(run / "plot-apiserver-0.png"));
-  }
-  SECTION("a field of the wrong type in summary.json") {
-    fs::path run = CopyRun(scratch, "run-a");
-    std::string text = ReadFile(run / "summary.json");
-    std::size_t at = text.find("\"seed\": 7");
-    REQUIRE(at != std::string::npos);
-    text.replace(at, 9, "\"seed\": \"seven\"");
-    std::ofstream(run / "summary.json", std::ios::binary) << text;
-    PlotResult result = RunPlot(scratch, "run-a");
-    INFO(result.Output());
-    CHECK(result.exit_code == 2);
-    CHECK(result.Output().find("run-a/summary.json: field seed") != std::string::npos);
-  }
+  fs::path run = CopyRun(scratch, "run-a");
+  c.spoil(run);
+  PlotResult result = RunPlot(scratch, "run-a");
+  INFO(result.Output());
+  CheckRejected(result, c.messages);
+  // All input is read before anything is drawn.
+  CHECK_FALSE(fs::exists(run / "plot-apiserver-0.png"));
 }
 
 TEST_CASE("plot_sweep.py draws sweep.png beside the CSV for one varied parameter, whole",
           "[plot]") {
-  ScratchDir scratch("apfsim-plot-test");
-  WriteRunsFile(scratch, "one/sweep.csv",
-                "shares" + SweepColumns() + "\n50" + SweepCells("120", "14.8") + "\n100" +
-                    SweepCells("30", "6.1") + "\n150" + SweepCells("0", "0.4") + "\n");
-  PlotResult result = RunPlotSweep(scratch, "one/sweep.csv");
-  INFO(result.Output());
-  REQUIRE(result.exit_code == 0);
   // The figure is 13 x 5 inches at 100 dots per inch (tools/apfplot/sweep.py's draw_one).
-  CheckPng(scratch.path() / "runs" / "one" / "sweep.png");
-  // Written under a temporary name and renamed, as every picture is: none is left over.
-  CHECK(FileNames(scratch.path() / "runs" / "one") ==
-        std::set<std::string>{"sweep.csv", "sweep.png"});
+  CheckSweepDrawn("one",
+                  "shares" + SweepColumns() + "\n50" + SweepCells("120", "14.8") + "\n100" +
+                      SweepCells("30", "6.1") + "\n150" + SweepCells("0", "0.4") + "\n",
+                  "", "sweep.png");
 }
 
 TEST_CASE("plot_sweep.py draws heat maps to --out for two varied parameters", "[plot]") {
-  ScratchDir scratch("apfsim-plot-test");
-  WriteRunsFile(scratch, "two/sweep.csv",
-                "shares,inflight" + SweepColumns() + "\n50,400" + SweepCells("120", "14.8") +
-                    "\n50,600" + SweepCells("20", "3.2") + "\n100,400" + SweepCells("30", "6.1") +
-                    "\n100,600" + SweepCells("0", "0.4") + "\n");
-  PlotResult result = RunPlotSweep(scratch, "two/sweep.csv --out two/heat.png");
-  INFO(result.Output());
-  REQUIRE(result.exit_code == 0);
-  CheckPng(scratch.path() / "runs" / "two" / "heat.png");
-  CHECK(FileNames(scratch.path() / "runs" / "two") ==
-        std::set<std::string>{"sweep.csv", "heat.png"});
+  CheckSweepDrawn("two",
+                  "shares,inflight" + SweepColumns() + "\n50,400" + SweepCells("120", "14.8") +
+                      "\n50,600" + SweepCells("20", "3.2") + "\n100,400" + SweepCells("30", "6.1") +
+                      "\n100,600" + SweepCells("0", "0.4") + "\n",
+                  " --out two/heat.png", "heat.png");
 }
 
 // A sweep.csv whose varied column is a --set path as apfsim writes it, with a client:
@@ -304,103 +318,98 @@ std::string PathSweepCsv(const std::string& first_column) {
   return csv;
 }
 
-TEST_CASE("plot_sweep.py titles the picture with the scenario and the varied values", "[plot]") {
-  ScratchDir scratch("apfsim-plot-test");
-  SECTION("one varied path: lines, the wait panel with max dashed, the clients' panels") {
-    WriteRunsFile(scratch, "one/sweep.csv",
-                  PathSweepCsv("flowControl.priorityLevels.workload-low.nominalConcurrencyShares"));
-    PlotResult result =
-        RunPlotSweep(scratch,
-                     "one/sweep.csv --scenario drift-sweep --subtitle 'apfsim 0.1.0' "
-                     "--describe");
-    INFO(result.Output());
-    REQUIRE(result.exit_code == 0);
-    CHECK(result.out ==
-          "title: apfsim sweep of drift-sweep: workload-low nominalConcurrencyShares = 50, 100, "
-          "150 / apfsim 0.1.0\n"
-          "panel: rejected requests per level (all reasons) | x: workload-low "
-          "nominalConcurrencyShares | y: requests\n"
-          "panel: queue wait per level: p99 solid, max dashed | x: workload-low "
-          "nominalConcurrencyShares | y: seconds\n"
-          "panel: HTTP 429s per client | x: workload-low nominalConcurrencyShares | y: "
-          "responses\n"
-          "panel: latency p99 per client | x: workload-low nominalConcurrencyShares | y: "
-          "seconds\n");
-    CheckPng(scratch.path() / "runs" / "one" / "sweep.png");
-  }
-  SECTION("two varied paths: heat maps, the wait panel of the max when p99 never moves") {
-    std::string csv = PathSweepCsv(
-        "flowControl.priorityLevels.workload-low.spec.limited."
-        "limitResponse.queuing.queueLengthLimit,apiservers."
-        "maxRequestsInflight");
-    // Every row gets a second varied value: 400 for these three, 600 for three more.
-    std::string two;
-    std::istringstream lines(csv);
-    std::string line;
-    std::getline(lines, line);
-    two = line + "\n";
-    std::vector<std::string> rows;
-    while (std::getline(lines, line)) rows.push_back(line);
-    for (const char* inflight : {"400", "600"}) {
-      for (const std::string& row : rows) {
-        const std::size_t comma = row.find(',');
-        two += row.substr(0, comma) + "," + inflight + row.substr(comma) + "\n";
-      }
+// `csv` with a second varied column after the first, its rows repeated for each of `values`.
+std::string WithSecondVaried(const std::string& csv, const std::vector<std::string>& values) {
+  std::istringstream lines(csv);
+  std::string line;
+  std::getline(lines, line);
+  std::string two = line + "\n";
+  std::vector<std::string> rows;
+  while (std::getline(lines, line)) rows.push_back(line);
+  for (const std::string& value : values) {
+    for (const std::string& row : rows) {
+      const std::size_t comma = row.find(',');
+      two += row.substr(0, comma) + "," + value + row.substr(comma) + "\n";
     }
-    WriteRunsFile(scratch, "two/sweep.csv", two);
-    // No --scenario: the title falls back to the CSV's name (no runs/ beside it).
-    PlotResult result = RunPlotSweep(scratch, "two/sweep.csv --describe");
-    INFO(result.Output());
-    REQUIRE(result.exit_code == 0);
-    CHECK(result.out ==
-          "title: apfsim sweep of sweep.csv: workload-low queueLengthLimit = 50, 100, 150; "
-          "apiservers maxRequestsInflight = 400, 600\n"
-          "panel: rejected requests, all levels | x: workload-low queueLengthLimit | y: "
-          "apiservers maxRequestsInflight\n"
-          "panel: worst level's wait max (s): p99 is 0 everywhere | x: workload-low "
-          "queueLengthLimit | y: apiservers maxRequestsInflight\n"
-          "panel: HTTP 429s, all clients | x: workload-low queueLengthLimit | y: apiservers "
-          "maxRequestsInflight\n"
-          "panel: worst client's latency p99 (s) | x: workload-low queueLengthLimit | y: "
-          "apiservers maxRequestsInflight\n");
-    CheckPng(scratch.path() / "runs" / "two" / "sweep.png");
   }
+  return two;
+}
+
+TEST_CASE("plot_sweep.py titles the picture with the scenario and the varied values", "[plot]") {
+  struct Case {
+    const char* what;
+    std::string dir, csv, args, description;
+  };
+  const Case c = GENERATE(values<Case>({
+      {"one varied path: lines, the wait panel with max dashed, the clients' panels", "one",
+       PathSweepCsv("flowControl.priorityLevels.workload-low.nominalConcurrencyShares"),
+       " --scenario drift-sweep --subtitle 'apfsim 0.1.0' --describe",
+       "title: apfsim sweep of drift-sweep: workload-low nominalConcurrencyShares = 50, 100, "
+       "150 / apfsim 0.1.0\n"
+       "panel: rejected requests per level (all reasons) | x: workload-low "
+       "nominalConcurrencyShares | y: requests\n"
+       "panel: queue wait per level: p99 solid, max dashed | x: workload-low "
+       "nominalConcurrencyShares | y: seconds\n"
+       "panel: HTTP 429s per client | x: workload-low nominalConcurrencyShares | y: "
+       "responses\n"
+       "panel: latency p99 per client | x: workload-low nominalConcurrencyShares | y: "
+       "seconds\n"},
+      // Every row gets a second varied value: 400 for these three, 600 for three more. No
+      // --scenario: the title falls back to the CSV's name (no runs/ beside it).
+      {"two varied paths: heat maps, the wait panel of the max when p99 never moves", "two",
+       WithSecondVaried(PathSweepCsv("flowControl.priorityLevels.workload-low.spec.limited."
+                                     "limitResponse.queuing.queueLengthLimit,apiservers."
+                                     "maxRequestsInflight"),
+                        {"400", "600"}),
+       " --describe",
+       "title: apfsim sweep of sweep.csv: workload-low queueLengthLimit = 50, 100, 150; "
+       "apiservers maxRequestsInflight = 400, 600\n"
+       "panel: rejected requests, all levels | x: workload-low queueLengthLimit | y: "
+       "apiservers maxRequestsInflight\n"
+       "panel: worst level's wait max (s): p99 is 0 everywhere | x: workload-low "
+       "queueLengthLimit | y: apiservers maxRequestsInflight\n"
+       "panel: HTTP 429s, all clients | x: workload-low queueLengthLimit | y: apiservers "
+       "maxRequestsInflight\n"
+       "panel: worst client's latency p99 (s) | x: workload-low queueLengthLimit | y: "
+       "apiservers maxRequestsInflight\n"},
+  }));
+  INFO(c.what);
+  ScratchDir scratch("apfsim-plot-test");
+  WriteRunsFile(scratch, c.dir + "/sweep.csv", c.csv);
+  PlotResult result = RunPlotSweep(scratch, c.dir + "/sweep.csv" + c.args);
+  INFO(result.Output());
+  REQUIRE(result.exit_code == 0);
+  CHECK(result.out == c.description);
+  CheckPng(scratch.path() / "runs" / c.dir / "sweep.png");
 }
 
 TEST_CASE("plot_sweep.py reports bad input with exit 2 and the file at fault, and no PNG",
           "[plot]") {
+  struct Case {
+    const char* what;
+    std::string dir, csv, args, message;
+  };
+  const Case c = GENERATE(values<Case>({
+      {"three varied parameters", "three",
+       "a,b,c" + SweepColumns() + "\n1,2,3" + SweepCells("0", "0.4") + "\n", "",
+       "three/sweep.csv: 3 varied parameters"},
+      {"a cell that is not a number", "bad",
+       "shares" + SweepColumns() + "\n50" + SweepCells("many", "0.4") + "\n", "",
+       "bad/sweep.csv: 'many' is not a number"},
+      // The atomic writer plot.py and plot_sweep.py share says so in one line.
+      {"--out in a directory that does not exist", "one",
+       "shares" + SweepColumns() + "\n50" + SweepCells("0", "0.4") + "\n",
+       " --out nowhere/sweep.png", "plot_sweep.py: nowhere/sweep.png: cannot write"},
+  }));
+  INFO(c.what);
   ScratchDir scratch("apfsim-plot-test");
-  SECTION("three varied parameters") {
-    WriteRunsFile(scratch, "three/sweep.csv",
-                  "a,b,c" + SweepColumns() + "\n1,2,3" + SweepCells("0", "0.4") + "\n");
-    PlotResult result = RunPlotSweep(scratch, "three/sweep.csv");
-    INFO(result.Output());
-    CHECK(result.exit_code == 2);
-    CHECK(result.Output().find("three/sweep.csv: 3 varied parameters") != std::string::npos);
-    CHECK(FileNames(scratch.path() / "runs" / "three") == std::set<std::string>{"sweep.csv"});
-  }
-  SECTION("a cell that is not a number") {
-    WriteRunsFile(scratch, "bad/sweep.csv",
-                  "shares" + SweepColumns() + "\n50" + SweepCells("many", "0.4") + "\n");
-    PlotResult result = RunPlotSweep(scratch, "bad/sweep.csv");
-    INFO(result.Output());
-    CHECK(result.exit_code == 2);
-    CHECK(result.Output().find("bad/sweep.csv: 'many' is not a number") != std::string::npos);
-    CHECK(result.Output().find("Traceback") == std::string::npos);
-    CHECK(FileNames(scratch.path() / "runs" / "bad") == std::set<std::string>{"sweep.csv"});
-  }
-  SECTION("--out in a directory that does not exist") {
-    // The atomic writer plot.py and plot_sweep.py share says so in one line.
-    WriteRunsFile(scratch, "one/sweep.csv",
-                  "shares" + SweepColumns() + "\n50" + SweepCells("0", "0.4") + "\n");
-    PlotResult result = RunPlotSweep(scratch, "one/sweep.csv --out nowhere/sweep.png");
-    INFO(result.Output());
-    CHECK(result.exit_code == 2);
-    CHECK(result.Output().find("plot_sweep.py: nowhere/sweep.png: cannot write") !=
-          std::string::npos);
-    CHECK(result.Output().find("Traceback") == std::string::npos);
-    CHECK_FALSE(fs::exists(scratch.path() / "runs" / "nowhere"));
-  }
+  WriteRunsFile(scratch, c.dir + "/sweep.csv", c.csv);
+  PlotResult result = RunPlotSweep(scratch, c.dir + "/sweep.csv" + c.args);
+  INFO(result.Output());
+  CheckRejected(result, {c.message});
+  // Nothing is written: not beside the CSV, nor in a directory of its own (as --out would).
+  CHECK(FileNames(scratch.path() / "runs" / c.dir) == std::set<std::string>{"sweep.csv"});
+  CHECK(FileNames(scratch.path() / "runs") == std::set<std::string>{c.dir});
 }
 
 // A sweep over seeds (`apfsim sweep --seeds`) has FIGURE_mean, FIGURE_ci95_lo and

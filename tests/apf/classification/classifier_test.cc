@@ -6,6 +6,8 @@
 #include "apf/classification/classifier.h"
 
 #include <catch2/catch.hpp>
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -53,145 +55,160 @@ sim::FlowControlSetup FenceSetup() {
 
 const UserInfo kTenantOperator = apf::ServiceAccountUser("platform", "tenant-operator");
 
+// A request, and the schema, level, distinguisher and hash it must get (and whether it fell
+// back to catch-all); an expectation left empty is not checked.
+struct Expected {
+  UserInfo user;
+  RequestInfo request;
+  std::optional<std::string> flow_schema = {}, priority_level = {}, distinguisher = {};
+  std::optional<std::uint64_t> hash = {};
+  std::optional<bool> fell_back = {};
+};
+
+// Who asks for what, to say which row of a table failed.
+std::string Describe(const Expected& e) {
+  const RequestInfo& r = e.request;
+  std::string what = e.user.name + " " + r.verb + " ";
+  if (!r.is_resource_request) return what + r.path;
+  what += (r.api_group.empty() ? "" : r.api_group + "/") + r.resource;
+  if (!r.subresource.empty()) what += "/" + r.subresource;
+  return what + (r.namespace_name.empty() ? " (no namespace)" : " in " + r.namespace_name);
+}
+
+// Classifies every row's request under `setup`'s configuration and checks what the row
+// expects. The results are returned for the checks that compare two of them.
+std::vector<Result> Expect(const sim::FlowControlSetup& setup, const std::vector<Expected>& cases) {
+  const Classifier c(setup.config);
+  std::vector<Result> results;
+  for (const Expected& e : cases) {
+    INFO(Describe(e));
+    const Result r = Classify(c, e.user, e.request);
+    if (e.flow_schema) CHECK(r.flow_schema == *e.flow_schema);
+    if (e.priority_level) CHECK(r.priority_level == *e.priority_level);
+    if (e.distinguisher) CHECK(r.distinguisher == *e.distinguisher);
+    if (e.hash) CHECK(r.hash == *e.hash);
+    if (e.fell_back) CHECK(r.fell_back == *e.fell_back);
+    results.push_back(r);
+  }
+  return results;
+}
+
 }  // namespace
 
 TEST_CASE("a system:masters user is exempt", "[classifier]") {
-  const auto setup = Setup();
-  const Classifier c(setup.config);
-  const Result r = Classify(c, apf::AuthenticatedUser("admin", {"system:masters"}),
-                            ResourceRequest("delete", "", "pods", "default"));
-  CHECK(r.flow_schema == "exempt");
-  CHECK(r.priority_level == "exempt");
-  CHECK(r.distinguisher == "");  // exempt levels have no queues: no distinguisher, hash 0
-  CHECK(r.hash == 0);
+  Expect(Setup(), {{apf::AuthenticatedUser("admin", {"system:masters"}),
+                    ResourceRequest("delete", "", "pods", "default"), "exempt", "exempt", "",
+                    0}});  // exempt levels have no queues: no distinguisher, hash 0
 }
 
 TEST_CASE("a kubelet renewing its lease goes to node-high, one flow per node", "[classifier]") {
-  const auto setup = Setup();
-  const Classifier c(setup.config);
   const UserInfo kubelet = apf::AuthenticatedUser("system:node:node-7", {"system:nodes"});
-  const Result r = Classify(
-      c, kubelet, ResourceRequest("update", "coordination.k8s.io", "leases", "kube-node-lease"));
-  // system-leader-election (100) is for controllers and the scheduler; system-node-high
-  // (400) takes the nodes group's leases.
-  CHECK(r.flow_schema == "system-node-high");
-  CHECK(r.priority_level == "node-high");
-  CHECK(r.distinguisher == "system:node:node-7");  // ByUser
-  CHECK(r.hash == apf::HashFlowID("system-node-high", "system:node:node-7"));
-  // Its node status updates too; its other traffic goes to system-nodes (500).
-  CHECK(Classify(c, kubelet, ResourceRequest("patch", "", "nodes", "", "status")).flow_schema ==
-        "system-node-high");
-  const Result pods = Classify(c, kubelet, ResourceRequest("list", "", "pods", ""));
-  CHECK(pods.flow_schema == "system-nodes");
-  CHECK(pods.priority_level == "system");
+  Expect(
+      Setup(),
+      {
+          // system-leader-election (100) is for controllers and the scheduler;
+          // system-node-high (400) takes the nodes group's leases.
+          {kubelet, ResourceRequest("update", "coordination.k8s.io", "leases", "kube-node-lease"),
+           "system-node-high", "node-high",
+           "system:node:node-7",  // ByUser
+           apf::HashFlowID("system-node-high", "system:node:node-7")},
+          // Its node status updates too; its other traffic goes to system-nodes (500).
+          {kubelet, ResourceRequest("patch", "", "nodes", "", "status"), "system-node-high"},
+          {kubelet, ResourceRequest("list", "", "pods", ""), "system-nodes", "system"},
+      });
 }
 
 TEST_CASE("kube-controller-manager goes to workload-high by namespace", "[classifier]") {
-  const auto setup = Setup();
-  const Classifier c(setup.config);
   const UserInfo kcm = apf::AuthenticatedUser("system:kube-controller-manager");
-  Result r = Classify(c, kcm, ResourceRequest("update", "apps", "deployments", "shop", "status"));
-  CHECK(r.flow_schema == "kube-controller-manager");
-  CHECK(r.priority_level == "workload-high");
-  CHECK(r.distinguisher == "shop");  // ByNamespace
-  CHECK(r.hash == apf::HashFlowID("kube-controller-manager", "shop"));
-  // An all-namespace list has namespace "": the appendix A vector for ("kube-controller-
-  // manager", "") applies.
-  r = Classify(c, kcm, ResourceRequest("list", "", "pods", ""));
-  CHECK(r.distinguisher == "");
-  CHECK(r.hash == 14257900033262264633ULL);
-  // Its leader election lease goes to leader-election.
-  r = Classify(c, kcm, ResourceRequest("update", "coordination.k8s.io", "leases", "kube-system"));
-  CHECK(r.flow_schema == "system-leader-election");
-  CHECK(r.priority_level == "leader-election");
-  CHECK(r.distinguisher == "system:kube-controller-manager");
+  Expect(Setup(),
+         {
+             {kcm, ResourceRequest("update", "apps", "deployments", "shop", "status"),
+              "kube-controller-manager", "workload-high",
+              "shop",  // ByNamespace
+              apf::HashFlowID("kube-controller-manager", "shop")},
+             // An all-namespace list has namespace "": the appendix A vector for
+             // ("kube-controller-manager", "") applies.
+             {.user = kcm,
+              .request = ResourceRequest("list", "", "pods", ""),
+              .distinguisher = "",
+              .hash = 14257900033262264633ULL},
+             // Its leader election lease goes to leader-election.
+             {kcm, ResourceRequest("update", "coordination.k8s.io", "leases", "kube-system"),
+              "system-leader-election", "leader-election", "system:kube-controller-manager"},
+         });
 }
 
 TEST_CASE("a kube-system service account goes to workload-high", "[classifier]") {
-  const auto setup = Setup();
-  const Classifier c(setup.config);
-  const UserInfo sa = apf::ServiceAccountUser("kube-system", "replicaset-controller");
-  const Result r = Classify(c, sa, ResourceRequest("create", "", "pods", "shop"));
-  CHECK(r.flow_schema == "kube-system-service-accounts");
-  CHECK(r.priority_level == "workload-high");
-  CHECK(r.distinguisher == "shop");
+  Expect(Setup(), {{apf::ServiceAccountUser("kube-system", "replicaset-controller"),
+                    ResourceRequest("create", "", "pods", "shop"), "kube-system-service-accounts",
+                    "workload-high", "shop"}});
 }
 
 TEST_CASE("the tenant operator's list goes to workload-low as its own flow (seed 000)",
           "[classifier]") {
-  const auto setup = Setup();
-  const Classifier c(setup.config);
-  const Result r =
-      Classify(c, kTenantOperator,
-               ResourceRequest("list", "platform.example.com", "tenantbindings", "tenant-a0412"));
-  // Seed 000: "it matched the service-accounts FlowSchema (matchingPrecedence 9000) and went
-  // to workload-low"; service-accounts distinguishes by user, so all 1,800 LISTs were one flow.
-  CHECK(r.flow_schema == "service-accounts");
-  CHECK(r.priority_level == "workload-low");
-  CHECK(r.distinguisher == "system:serviceaccount:platform:tenant-operator");
-  CHECK(Classify(c, kTenantOperator,
-                 ResourceRequest("list", "platform.example.com", "tenantbindings", "tenant-b0077"))
-            .hash == r.hash);
+  const auto r = Expect(
+      Setup(),
+      {
+          // Seed 000: "it matched the service-accounts FlowSchema (matchingPrecedence 9000)
+          // and went to workload-low"; service-accounts distinguishes by user, so all 1,800
+          // LISTs were one flow.
+          {kTenantOperator,
+           ResourceRequest("list", "platform.example.com", "tenantbindings", "tenant-a0412"),
+           "service-accounts", "workload-low", "system:serviceaccount:platform:tenant-operator"},
+          {kTenantOperator,
+           ResourceRequest("list", "platform.example.com", "tenantbindings", "tenant-b0077")},
+      });
+  CHECK(r[1].hash == r[0].hash);
 }
 
 TEST_CASE("a human kubectl user falls through to global-default", "[classifier]") {
-  const auto setup = Setup();
-  const Classifier c(setup.config);
-  const Result r = Classify(c, apf::AuthenticatedUser("alice", {"dev"}),
-                            ResourceRequest("get", "", "pods", "platform"));
-  CHECK(r.flow_schema == "global-default");
-  CHECK(r.priority_level == "global-default");
-  CHECK(r.distinguisher == "alice");
-  CHECK(r.hash == 17644606172554983095ULL);  // doc/model.md appendix A
+  Expect(Setup(),
+         {{apf::AuthenticatedUser("alice", {"dev"}), ResourceRequest("get", "", "pods", "platform"),
+           "global-default", "global-default", "alice",
+           17644606172554983095ULL}});  // doc/model.md appendix A
 }
 
 TEST_CASE("GET /healthz from anyone is a probe, and so are its subpaths", "[classifier]") {
-  const auto setup = Setup();
-  const Classifier c(setup.config);
+  std::vector<Expected> cases;
   for (const UserInfo& who : {apf::AnonymousUser(), apf::AuthenticatedUser("alice"),
                               apf::ServiceAccountUser("platform", "tenant-operator")}) {
     for (const char* path : {"/healthz", "/readyz", "/livez", "/healthz/etcd", "/readyz/ping"}) {
-      INFO(who.name << " " << path);
-      const Result r = Classify(c, who, NonResourceRequest("get", path));
-      CHECK(r.flow_schema == "probes");
-      CHECK(r.priority_level == "exempt");
+      cases.push_back({who, NonResourceRequest("get", path), "probes", "exempt"});
     }
   }
-  // Only GET; and /healthzx is not a subpath.
-  CHECK(Classify(c, apf::AnonymousUser(), NonResourceRequest("post", "/healthz")).flow_schema ==
-        "global-default");
-  CHECK(Classify(c, apf::AnonymousUser(), NonResourceRequest("get", "/healthzx")).flow_schema ==
-        "global-default");
-  // The anonymous user is one flow of global-default.
-  CHECK(Classify(c, apf::AnonymousUser(), NonResourceRequest("get", "/version")).distinguisher ==
-        "system:anonymous");
+  cases.insert(cases.end(),
+               {
+                   // Only GET; and /healthzx is not a subpath.
+                   {apf::AnonymousUser(), NonResourceRequest("post", "/healthz"), "global-default"},
+                   {apf::AnonymousUser(), NonResourceRequest("get", "/healthzx"), "global-default"},
+                   // The anonymous user is one flow of global-default.
+                   {.user = apf::AnonymousUser(),
+                    .request = NonResourceRequest("get", "/version"),
+                    .distinguisher = "system:anonymous"},
+               });
+  Expect(Setup(), cases);
 }
 
 TEST_CASE("with seed 000's fence the operator's lists go to tenant-sweep, its writes do not",
           "[classifier]") {
-  const auto setup = FenceSetup();
-  const Classifier c(setup.config);
-  const Result list =
-      Classify(c, kTenantOperator,
-               ResourceRequest("list", "platform.example.com", "tenantbindings", "tenant-a0412"));
-  CHECK(list.flow_schema == "tenant-operator-lists");
-  CHECK(list.priority_level == "tenant-sweep");
-  CHECK(list.distinguisher == "system:serviceaccount:platform:tenant-operator");
-  CHECK(list.hash ==
-        apf::HashFlowID("tenant-operator-lists", "system:serviceaccount:platform:tenant-operator"));
+  std::vector<Expected> cases = {
+      {kTenantOperator,
+       ResourceRequest("list", "platform.example.com", "tenantbindings", "tenant-a0412"),
+       "tenant-operator-lists", "tenant-sweep", "system:serviceaccount:platform:tenant-operator",
+       apf::HashFlowID("tenant-operator-lists", "system:serviceaccount:platform:tenant-operator")},
+      // Another service account's list is not fenced.
+      {apf::ServiceAccountUser("argocd", "argocd-application-controller"),
+       ResourceRequest("list", "platform.example.com", "tenantbindings", "tenant-a0412"),
+       "service-accounts"},
+  };
   // Seed 000: "The operator's writes and watches still match service-accounts."
   for (const char* verb : {"update", "patch", "create", "delete", "watch", "get"}) {
-    INFO(verb);
-    const Result r =
-        Classify(c, kTenantOperator,
-                 ResourceRequest(verb, "platform.example.com", "tenantbindings", "tenant-a0412"));
-    CHECK(r.flow_schema == "service-accounts");
-    CHECK(r.priority_level == "workload-low");
+    cases.push_back(
+        {kTenantOperator,
+         ResourceRequest(verb, "platform.example.com", "tenantbindings", "tenant-a0412"),
+         "service-accounts", "workload-low"});
   }
-  // Another service account's list is not fenced.
-  CHECK(Classify(c, apf::ServiceAccountUser("argocd", "argocd-application-controller"),
-                 ResourceRequest("list", "platform.example.com", "tenantbindings", "tenant-a0412"))
-            .flow_schema == "service-accounts");
+  Expect(FenceSetup(), cases);
 }
 
 TEST_CASE("resource rules: resource/subresource, groups, namespaces and cluster scope",
@@ -219,25 +236,21 @@ spec:
     resourceRules:
     - {verbs: [get], apiGroups: [""], resources: [pods/log], namespaces: [team-a], clusterScope: true}
 )");
-  const Classifier c(setup.config);
   const UserInfo bob = apf::AuthenticatedUser("bob");
-  CHECK(Classify(c, bob, ResourceRequest("get", "", "pods", "team-a")).flow_schema == "pods-only");
-  // "pods" does not match pods/log; only the exact "pods/log" does.
-  CHECK(Classify(c, bob, ResourceRequest("get", "", "pods", "team-a", "log")).flow_schema ==
-        "logs");
-  CHECK(Classify(c, bob, ResourceRequest("get", "", "pods", "team-b", "log")).flow_schema ==
-        "global-default");
-  // namespaces ["*"] does not take namespace-less requests; clusterScope does.
-  CHECK(Classify(c, bob, ResourceRequest("get", "", "pods", "")).flow_schema == "global-default");
-  CHECK(Classify(c, bob, ResourceRequest("get", "", "pods", "", "log")).flow_schema == "logs");
-  // The group must match: apps/pods is not core pods; the verb must match.
-  CHECK(Classify(c, bob, ResourceRequest("get", "apps", "pods", "team-a")).flow_schema ==
-        "global-default");
-  CHECK(Classify(c, bob, ResourceRequest("list", "", "pods", "team-a")).flow_schema ==
-        "global-default");
-  // A resource rule never matches a non-resource request.
-  CHECK(Classify(c, bob, NonResourceRequest("get", "/api/v1/pods")).flow_schema ==
-        "global-default");
+  Expect(setup, {
+                    {bob, ResourceRequest("get", "", "pods", "team-a"), "pods-only"},
+                    // "pods" does not match pods/log; only the exact "pods/log" does.
+                    {bob, ResourceRequest("get", "", "pods", "team-a", "log"), "logs"},
+                    {bob, ResourceRequest("get", "", "pods", "team-b", "log"), "global-default"},
+                    // namespaces ["*"] does not take namespace-less requests; clusterScope does.
+                    {bob, ResourceRequest("get", "", "pods", ""), "global-default"},
+                    {bob, ResourceRequest("get", "", "pods", "", "log"), "logs"},
+                    // The group must match: apps/pods is not core pods; the verb must match.
+                    {bob, ResourceRequest("get", "apps", "pods", "team-a"), "global-default"},
+                    {bob, ResourceRequest("list", "", "pods", "team-a"), "global-default"},
+                    // A resource rule never matches a non-resource request.
+                    {bob, NonResourceRequest("get", "/api/v1/pods"), "global-default"},
+                });
 }
 
 TEST_CASE("non-resource URL patterns: exact-or-subpath, trailing /*, and *",
@@ -254,17 +267,17 @@ spec:
     nonResourceRules:
     - {verbs: [get], nonResourceURLs: [/metrics, "/debug/*"]}
 )");
-  const Classifier c(setup.config);
   const UserInfo u = apf::AuthenticatedUser("prometheus");
-  CHECK(Classify(c, u, NonResourceRequest("get", "/metrics")).flow_schema == "metrics");
-  CHECK(Classify(c, u, NonResourceRequest("get", "/metrics/slis")).flow_schema == "metrics");
-  CHECK(Classify(c, u, NonResourceRequest("get", "/metricsz")).flow_schema == "global-default");
-  CHECK(Classify(c, u, NonResourceRequest("get", "/debug/pprof/heap")).flow_schema == "metrics");
-  // "/debug/*" does not match "/debug" itself.
-  CHECK(Classify(c, u, NonResourceRequest("get", "/debug")).flow_schema == "global-default");
-  // Group "*" matches a user with no groups at all.
-  CHECK(Classify(c, UserInfo{"nobody", {}}, NonResourceRequest("get", "/metrics")).flow_schema ==
-        "metrics");
+  Expect(setup, {
+                    {u, NonResourceRequest("get", "/metrics"), "metrics"},
+                    {u, NonResourceRequest("get", "/metrics/slis"), "metrics"},
+                    {u, NonResourceRequest("get", "/metricsz"), "global-default"},
+                    {u, NonResourceRequest("get", "/debug/pprof/heap"), "metrics"},
+                    // "/debug/*" does not match "/debug" itself.
+                    {u, NonResourceRequest("get", "/debug"), "global-default"},
+                    // Group "*" matches a user with no groups at all.
+                    {UserInfo{"nobody", {}}, NonResourceRequest("get", "/metrics"), "metrics"},
+                });
 }
 
 TEST_CASE("service-account subjects match the user name only", "[classifier][rules]") {
@@ -290,24 +303,20 @@ spec:
   - subjects: [{kind: ServiceAccount, serviceAccount: {namespace: team-b, name: builder}}]
     resourceRules: [{verbs: ["*"], apiGroups: ["*"], resources: ["*"], namespaces: ["*"], clusterScope: true}]
 )");
-  const Classifier c(setup.config);
   const RequestInfo get = ResourceRequest("get", "", "configmaps", "x");
-  CHECK(Classify(c, apf::ServiceAccountUser("team-a", "api"), get).flow_schema == "team-a-all");
-  CHECK(Classify(c, apf::ServiceAccountUser("team-ab", "api"), get).flow_schema ==
-        "service-accounts");
-  CHECK(Classify(c, apf::ServiceAccountUser("team-b", "builder"), get).flow_schema == "one-sa");
-  CHECK(Classify(c, apf::ServiceAccountUser("team-b", "builder2"), get).flow_schema ==
-        "service-accounts");
-  // Groups do not make a service account: a user named like one is matched, one with the
-  // groups but another name is not.
-  CHECK(Classify(c, UserInfo{"system:serviceaccount:team-a:", {}}, get).flow_schema ==
-        "team-a-all");
-  CHECK(Classify(c,
-                 UserInfo{"mallory",
-                          {"system:serviceaccounts", "system:serviceaccounts:team-a",
-                           "system:authenticated"}},
-                 get)
-            .flow_schema == "service-accounts");
+  Expect(setup, {
+                    {apf::ServiceAccountUser("team-a", "api"), get, "team-a-all"},
+                    {apf::ServiceAccountUser("team-ab", "api"), get, "service-accounts"},
+                    {apf::ServiceAccountUser("team-b", "builder"), get, "one-sa"},
+                    {apf::ServiceAccountUser("team-b", "builder2"), get, "service-accounts"},
+                    // Groups do not make a service account: a user named like one is matched, one
+                    // with the groups but another name is not.
+                    {UserInfo{"system:serviceaccount:team-a:", {}}, get, "team-a-all"},
+                    {UserInfo{"mallory",
+                              {"system:serviceaccounts", "system:serviceaccounts:team-a",
+                               "system:authenticated"}},
+                     get, "service-accounts"},
+                });
 }
 
 TEST_CASE("equal precedences are ordered by name", "[classifier][rules]") {
@@ -334,10 +343,7 @@ spec:
   - subjects: [{kind: User, user: {name: "*"}}]
     nonResourceRules: [{verbs: ["*"], nonResourceURLs: ["*"]}]
 )");
-  const Classifier c(setup.config);
-  CHECK(
-      Classify(c, apf::AuthenticatedUser("x"), NonResourceRequest("get", "/version")).flow_schema ==
-      "a-first");
+  Expect(setup, {{apf::AuthenticatedUser("x"), NonResourceRequest("get", "/version"), "a-first"}});
   const auto& schemas = setup.config.flow_schemas;
   for (size_t i = 1; i < schemas.size(); ++i) {
     const auto& a = schemas[i - 1];
@@ -388,15 +394,18 @@ spec:
   - subjects: [{kind: User, user: {name: dave}}]
     nonResourceRules: [{verbs: ["*"], nonResourceURLs: ["*"]}]
 )");
-  const Classifier c(setup.config);
-  Result r = Classify(c, apf::AuthenticatedUser("carol"), NonResourceRequest("get", "/x"));
-  CHECK(r.flow_schema == "to-one-queue");
-  CHECK(r.distinguisher == "");
-  CHECK(r.hash == 0);
-  r = Classify(c, apf::AuthenticatedUser("dave"), NonResourceRequest("get", "/x"));
-  CHECK(r.priority_level == "rejecting");
-  CHECK(r.distinguisher == "");
-  CHECK(r.hash == 0);
+  Expect(setup, {
+                    {.user = apf::AuthenticatedUser("carol"),
+                     .request = NonResourceRequest("get", "/x"),
+                     .flow_schema = "to-one-queue",
+                     .distinguisher = "",
+                     .hash = 0},
+                    {.user = apf::AuthenticatedUser("dave"),
+                     .request = NonResourceRequest("get", "/x"),
+                     .priority_level = "rejecting",
+                     .distinguisher = "",
+                     .hash = 0},
+                });
 }
 
 TEST_CASE("dangling FlowSchemas are skipped and noted", "[classifier][config]") {
@@ -419,9 +428,8 @@ spec:
                       n.message.find("dangling") == 0);
   }
   CHECK(noted);
-  const Classifier c(setup.config);
-  CHECK(Classify(c, apf::AuthenticatedUser("alice"), NonResourceRequest("get", "/x")).flow_schema ==
-        "global-default");
+  Expect(setup,
+         {{apf::AuthenticatedUser("alice"), NonResourceRequest("get", "/x"), "global-default"}});
 }
 
 TEST_CASE("a request no schema matches falls back to catch-all", "[classifier][config]") {
@@ -432,12 +440,12 @@ TEST_CASE("a request no schema matches falls back to catch-all", "[classifier][c
   REQUIRE(setup.config.flow_schemas.size() == 2);
   CHECK(setup.config.flow_schemas.front().metadata.name == "exempt");
   CHECK(setup.config.flow_schemas.back().metadata.name == "catch-all");
-  const Classifier c(setup.config);
-  const Result r = Classify(c, UserInfo{"ghost", {}}, ResourceRequest("get", "", "pods", "x"));
-  CHECK(r.flow_schema == "catch-all");
-  CHECK(r.fell_back);
-  CHECK(r.priority_level == "catch-all");
-  CHECK(r.distinguisher == "");  // catch-all rejects: no queues
+  Expect(setup, {{.user = UserInfo{"ghost", {}},
+                  .request = ResourceRequest("get", "", "pods", "x"),
+                  .flow_schema = "catch-all",
+                  .priority_level = "catch-all",
+                  .distinguisher = "",  // catch-all rejects: no queues
+                  .fell_back = true}});
 }
 
 TEST_CASE("without the defaults a FlowSchema naming exempt is matched, not dangling",
@@ -468,11 +476,8 @@ spec:
   CHECK(setup.config.flow_schemas[1].metadata.name == "ops-exempt");
   // Both mandatory levels are real objects now, none imagined.
   for (const auto& pl : setup.config.priority_levels) CHECK_FALSE(pl.imagined);
-  const Classifier c(setup.config);
-  const Result r =
-      Classify(c, apf::AuthenticatedUser("ops"), ResourceRequest("list", "", "pods", ""));
-  CHECK(r.flow_schema == "ops-exempt");
-  CHECK(r.priority_level == "exempt");
+  Expect(setup, {{apf::AuthenticatedUser("ops"), ResourceRequest("list", "", "pods", ""),
+                  "ops-exempt", "exempt"}});
 }
 
 namespace {

@@ -4,8 +4,10 @@
 #include "sim/flowcontrol/lint.h"
 
 #include <catch2/catch.hpp>
+#include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "sim/engine/random.h"
 
@@ -73,6 +75,41 @@ spec:
   return fence;
 }
 
+// What linting `yaml` with `options` must say under `check`: no warning when `count` is 0,
+// else exactly `count`, the first with the fields given (an empty one is not checked) and a
+// message containing each of `messages`.
+struct Expected {
+  std::string yaml;
+  std::string check;
+  std::size_t count = 1;
+  std::vector<std::string> messages = {};
+  std::optional<std::string> name = {}, field = {}, object_kind = {}, file = {};
+  std::optional<int> line = {};
+  sim::LintOptions options = {};
+};
+
+void ExpectLint(const std::vector<Expected>& cases) {
+  for (const Expected& e : cases) {
+    INFO(e.check << " on\n" << e.yaml);
+    const auto w = Only(Lint(e.yaml, e.options), e.check);
+    if (e.count == 0) {
+      CHECK(w.empty());
+      continue;
+    }
+    REQUIRE(w.size() == e.count);
+    CHECK(w[0].check == e.check);
+    if (e.name) CHECK(w[0].name == *e.name);
+    if (e.field) CHECK(w[0].field == *e.field);
+    if (e.object_kind) CHECK(w[0].object_kind == *e.object_kind);
+    if (e.file) CHECK(w[0].where.file == *e.file);
+    if (e.line) CHECK(w[0].where.line == *e.line);
+    for (const std::string& m : e.messages) {
+      CAPTURE(m, w[0].message);
+      CHECK(w[0].message.find(m) != std::string::npos);
+    }
+  }
+}
+
 }  // namespace
 
 TEST_CASE(
@@ -107,7 +144,7 @@ TEST_CASE("a level whose widest requests add up to its seats has no queue-length
   // and 48 = 6 * 8, so 8-seat LISTs can hold every seat.
   std::string fence = Fence(true);
   fence.replace(fence.find("nominalConcurrencyShares: 20"), 28, "nominalConcurrencyShares: 21");
-  CHECK(Only(Lint(fence), "queue-length-unenforced").empty());
+  ExpectLint({{fence, "queue-length-unenforced", 0}});
 }
 
 TEST_CASE("every service account sent to catch-all at precedence 8000 is reported (seed 001)",
@@ -115,7 +152,7 @@ TEST_CASE("every service account sent to catch-all at precedence 8000 is reporte
   // Seed 001's "wrong precedence": at 8000 the schema comes before service-accounts (9000),
   // so every service account's request goes to catch-all: ceil(600*5/245) = 13 seats
   // instead of workload-low's ceil(600*100/245) = 245 (the default shares sum to 245).
-  const auto w = Only(Lint(R"(apiVersion: flowcontrol.apiserver.k8s.io/v1
+  ExpectLint({{.yaml = R"(apiVersion: flowcontrol.apiserver.k8s.io/v1
 kind: FlowSchema
 metadata: {name: all-sa}
 spec:
@@ -125,18 +162,17 @@ spec:
   rules:
   - subjects: [{kind: Group, group: {name: system:serviceaccounts}}]
     resourceRules: [{verbs: ["*"], apiGroups: ["*"], resources: ["*"], namespaces: ["*"], clusterScope: true}]
-)"),
-                      "shadowing");
-  REQUIRE(w.size() == 1);
-  CHECK(w[0].name == "all-sa");
-  CHECK(w[0].where.line == 6);
-  CHECK(w[0].message.find("the suggested FlowSchema service-accounts (9000) sends to "
-                          "workload-low (245 seats)") != std::string::npos);
-  CHECK(w[0].message.find("now goes to catch-all (13 seats)") != std::string::npos);
+)",
+               .check = "shadowing",
+               .messages = {"the suggested FlowSchema service-accounts (9000) sends to "
+                            "workload-low (245 seats)",
+                            "now goes to catch-all (13 seats)"},
+               .name = "all-sa",
+               .line = 6}});
 }
 
 TEST_CASE("a level for a whole group may borrow: no fence-borrowing warning", "[lint]") {
-  const auto all = Lint(R"(apiVersion: flowcontrol.apiserver.k8s.io/v1
+  ExpectLint({{R"(apiVersion: flowcontrol.apiserver.k8s.io/v1
 kind: PriorityLevelConfiguration
 metadata: {name: team}
 spec:
@@ -155,29 +191,26 @@ spec:
   rules:
   - subjects: [{kind: Group, group: {name: team}}]
     nonResourceRules: [{verbs: ["*"], nonResourceURLs: ["*"]}]
-)");
-  CHECK(Only(all, "fence-borrowing").empty());
+)",
+               "fence-borrowing", 0}});
 }
 
 TEST_CASE("seed 000's fence without borrowingLimitPercent warns that it does not fence", "[lint]") {
   // (It also has the queue-length warning of the test above.)
-  const auto warnings = Only(Lint(Fence(false)), "fence-borrowing");
-  REQUIRE(warnings.size() == 1);
-  const LintWarning& w = warnings[0];
-  CHECK(w.check == "fence-borrowing");
-  CHECK(w.object_kind == "PriorityLevelConfiguration");
-  CHECK(w.name == "tenant-sweep");
-  CHECK(w.field == "spec.limited");
-  CHECK(w.where.file == "lint.yaml");
-  CHECK(w.where.line == 8);  // the `limited:` mapping
-  // Seed 000: 265 shares give tenant-sweep ceil(600*20/265) = 46 seats; unlimited
-  // borrowing lets it reach 46 + 600.
-  CHECK(w.message.find("nominal 46 seats to 646") != std::string::npos);
-  CHECK(w.message.find("borrowingLimitPercent: 0") != std::string::npos);
+  ExpectLint({{.yaml = Fence(false),
+               .check = "fence-borrowing",
+               // Seed 000: 265 shares give tenant-sweep ceil(600*20/265) = 46 seats; unlimited
+               // borrowing lets it reach 46 + 600.
+               .messages = {"nominal 46 seats to 646", "borrowingLimitPercent: 0"},
+               .name = "tenant-sweep",
+               .field = "spec.limited",
+               .object_kind = "PriorityLevelConfiguration",
+               .file = "lint.yaml",
+               .line = 8}});  // the `limited:` mapping
 }
 
 TEST_CASE("a FlowSchema naming a missing level is reported as dangling", "[lint]") {
-  const auto w = Only(Lint(R"(apiVersion: flowcontrol.apiserver.k8s.io/v1
+  ExpectLint({{.yaml = R"(apiVersion: flowcontrol.apiserver.k8s.io/v1
 kind: FlowSchema
 metadata: {name: orphan}
 spec:
@@ -185,13 +218,12 @@ spec:
   rules:
   - subjects: [{kind: User, user: {name: bob}}]
     nonResourceRules: [{verbs: ["*"], nonResourceURLs: ["*"]}]
-)"),
-                      "dangling");
-  REQUIRE(w.size() == 1);
-  CHECK(w[0].name == "orphan");
-  CHECK(w[0].field == "spec.priorityLevelConfiguration.name");
-  CHECK(w[0].where.line == 5);
-  CHECK(w[0].message.find("\"nowhere\", which does not exist") != std::string::npos);
+)",
+               .check = "dangling",
+               .messages = {"\"nowhere\", which does not exist"},
+               .name = "orphan",
+               .field = "spec.priorityLevelConfiguration.name",
+               .line = 5}});
 }
 
 TEST_CASE("a broad schema before the system schemas shows a request that moves", "[lint]") {
@@ -231,11 +263,12 @@ spec:
 
 TEST_CASE("a carve-out from service-accounts is not shadowing", "[lint]") {
   // The fence moves the operator's lists out of service-accounts, as intended.
-  CHECK(Only(Lint(Fence(true)), "shadowing").empty());
+  ExpectLint({{Fence(true), "shadowing", 0}});
 }
 
 TEST_CASE("broad subjects without a distinguisher make one flow", "[lint]") {
-  const auto w = Only(Lint(R"(apiVersion: flowcontrol.apiserver.k8s.io/v1
+  ExpectLint({
+      {.yaml = R"(apiVersion: flowcontrol.apiserver.k8s.io/v1
 kind: FlowSchema
 metadata: {name: ci}
 spec:
@@ -244,14 +277,12 @@ spec:
   rules:
   - subjects: [{kind: ServiceAccount, serviceAccount: {namespace: ci, name: "*"}}]
     resourceRules: [{verbs: [list], apiGroups: [""], resources: [pods], namespaces: ["*"]}]
-)"),
-                      "no-distinguisher");
-  REQUIRE(w.size() == 1);
-  CHECK(w[0].field == "spec.distinguisherMethod");
-  CHECK(w[0].message.find("ServiceAccount ci/* share a single queue of workload-low's 128") !=
-        std::string::npos);
-  // One named user is one flow anyway: no warning.
-  CHECK(Only(Lint(R"(apiVersion: flowcontrol.apiserver.k8s.io/v1
+)",
+       .check = "no-distinguisher",
+       .messages = {"ServiceAccount ci/* share a single queue of workload-low's 128"},
+       .field = "spec.distinguisherMethod"},
+      // One named user is one flow anyway: no warning.
+      {R"(apiVersion: flowcontrol.apiserver.k8s.io/v1
 kind: FlowSchema
 metadata: {name: one}
 spec:
@@ -260,13 +291,14 @@ spec:
   rules:
   - subjects: [{kind: User, user: {name: robot}}]
     resourceRules: [{verbs: [list], apiGroups: [""], resources: [pods], namespaces: ["*"]}]
-)"),
-             "no-distinguisher")
-            .empty());
+)",
+       "no-distinguisher", 0},
+  });
 }
 
 TEST_CASE("broad traffic into exempt is reported", "[lint]") {
-  const auto w = Only(Lint(R"(apiVersion: flowcontrol.apiserver.k8s.io/v1
+  ExpectLint({
+      {R"(apiVersion: flowcontrol.apiserver.k8s.io/v1
 kind: FlowSchema
 metadata: {name: vip}
 spec:
@@ -275,12 +307,12 @@ spec:
   rules:
   - subjects: [{kind: Group, group: {name: system:serviceaccounts}}]
     resourceRules: [{verbs: [get], apiGroups: [""], resources: [configmaps], namespaces: [app]}]
-)"),
-                      "broad-exempt");
-  REQUIRE(w.size() == 1);
-  CHECK(w[0].message.find("Group system:serviceaccounts to the exempt level") != std::string::npos);
-  // A narrow exemption (one user, one URL) is fine.
-  CHECK(Only(Lint(R"(apiVersion: flowcontrol.apiserver.k8s.io/v1
+)",
+       "broad-exempt",
+       1,
+       {"Group system:serviceaccounts to the exempt level"}},
+      // A narrow exemption (one user, one URL) is fine.
+      {R"(apiVersion: flowcontrol.apiserver.k8s.io/v1
 kind: FlowSchema
 metadata: {name: vip}
 spec:
@@ -289,9 +321,9 @@ spec:
   rules:
   - subjects: [{kind: User, user: {name: oncall}}]
     nonResourceRules: [{verbs: [get], nonResourceURLs: [/metrics]}]
-)"),
-             "broad-exempt")
-            .empty());
+)",
+       "broad-exempt", 0},
+  });
 }
 
 TEST_CASE("small queue sets for many flows report the collision probability", "[lint]") {
@@ -314,36 +346,35 @@ spec:
   distinguisherMethod: {type: ByUser}
   rules:
 )";
-  // Two named users: 2 flows; P(hand covered by 1 other) = 1/28 = 3.6% < 5%.
-  CHECK(Only(Lint(level +
-                  R"(  - subjects: [{kind: User, user: {name: a}}, {kind: User, user: {name: b}}]
-    nonResourceRules: [{verbs: ["*"], nonResourceURLs: ["*"]}]
-)"),
-             "collisions")
-            .empty());
   const std::string group = R"(  - subjects: [{kind: Group, group: {name: team}}]
     nonResourceRules: [{verbs: ["*"], nonResourceURLs: ["*"]}]
 )";
-  // A whole group: the assumed 10 flows. With the default one heavy flow, a light flow's
-  // hand of 2 out of 8 queues is covered only by the same hand: 1/C(8,2) = 1/28 = 3.6%.
-  CHECK(Only(Lint(level + group), "collisions").empty());
-  // All 10 heavy (9 others); with 8 queues and hands of 2:
-  // 1 - 2 (21/28)^9 + (15/28)^9 = 1 - 0.15017 + 0.00364 = 0.8535, printed as 85%.
   sim::LintOptions all_heavy;
   all_heavy.heavy_flows = 10;
-  const auto w = Only(Lint(level + group, all_heavy), "collisions");
-  REQUIRE(w.size() == 1);
-  CHECK(w[0].name == "team");
-  CHECK(w[0].message.find("an assumed 10 flows") != std::string::npos);
-  CHECK(w[0].message.find("of which 9 heavy") != std::string::npos);
-  CHECK(w[0].message.find("probability 85%") != std::string::npos);
+  ExpectLint({
+      // Two named users: 2 flows; P(hand covered by 1 other) = 1/28 = 3.6% < 5%.
+      {level + R"(  - subjects: [{kind: User, user: {name: a}}, {kind: User, user: {name: b}}]
+    nonResourceRules: [{verbs: ["*"], nonResourceURLs: ["*"]}]
+)",
+       "collisions", 0},
+      // A whole group: the assumed 10 flows. With the default one heavy flow, a light flow's
+      // hand of 2 out of 8 queues is covered only by the same hand: 1/C(8,2) = 1/28 = 3.6%.
+      {level + group, "collisions", 0},
+      // All 10 heavy (9 others); with 8 queues and hands of 2:
+      // 1 - 2 (21/28)^9 + (15/28)^9 = 1 - 0.15017 + 0.00364 = 0.8535, printed as 85%.
+      {.yaml = level + group,
+       .check = "collisions",
+       .messages = {"an assumed 10 flows", "of which 9 heavy", "probability 85%"},
+       .name = "team",
+       .options = all_heavy},
+  });
 }
 
 TEST_CASE("seed 001's lab: one heavy flow covers a hand of 2 of 4 queues one time in six",
           "[lint]") {
   // apf-lab-limited: 4 queues, hand 2: C(4,2) = 6 hands, so a light flow shares its whole
   // hand with the one heavy flow with probability 1/6 = 17%.
-  const auto w = Only(Lint(R"(apiVersion: flowcontrol.apiserver.k8s.io/v1
+  ExpectLint({{R"(apiVersion: flowcontrol.apiserver.k8s.io/v1
 kind: PriorityLevelConfiguration
 metadata: {name: apf-lab-limited}
 spec:
@@ -362,15 +393,14 @@ spec:
   rules:
   - subjects: [{kind: Group, group: {name: system:authenticated}}]
     resourceRules: [{verbs: ["get", "list"], apiGroups: [""], resources: ["pods"], namespaces: ["apf-lab"]}]
-)"),
-                      "collisions");
-  REQUIRE(w.size() == 1);
-  CHECK(w[0].message.find("of which 1 heavy") != std::string::npos);
-  CHECK(w[0].message.find("probability 17%") != std::string::npos);
+)",
+               "collisions",
+               1,
+               {"of which 1 heavy", "probability 17%"}}});
 }
 
 TEST_CASE("a nominal limit below max seats times hand size is reported (#115409)", "[lint]") {
-  const auto w = Only(Lint(R"(apiVersion: flowcontrol.apiserver.k8s.io/v1
+  ExpectLint({{R"(apiVersion: flowcontrol.apiserver.k8s.io/v1
 kind: PriorityLevelConfiguration
 metadata: {name: tiny}
 spec:
@@ -379,13 +409,12 @@ spec:
     nominalConcurrencyShares: 1
     borrowingLimitPercent: 0
     limitResponse: {type: Queue, queuing: {queues: 16, handSize: 8}}
-)"),
-                      "seats-times-hand");
-  REQUIRE(w.size() == 1);
-  // 246 shares: ceil(600 * 1 / 246) = 3 seats; max seats max(1, min(ceil(0.45), 3/8)) = 1;
-  // 1 * 8 = 8 > 3.
-  CHECK(w[0].message.find("nominal limit is 3 seats (1 of 246 shares)") != std::string::npos);
-  CHECK(w[0].message.find("= 8") != std::string::npos);
+)",
+               "seats-times-hand",
+               1,
+               // 246 shares: ceil(600 * 1 / 246) = 3 seats; max seats max(1, min(ceil(0.45),
+               // 3/8)) = 1; 1 * 8 = 8 > 3.
+               {"nominal limit is 3 seats (1 of 246 shares)", "= 8"}}});
 }
 
 TEST_CASE("changing a suggested object without the annotation is reported", "[lint]") {
@@ -406,10 +435,10 @@ spec:
     y.replace(y.find("ANNOTATIONS"), 11, annotations);
     return y;
   };
-  CHECK(Only(Lint(with("")), "autoupdate").size() == 1);
-  CHECK(Only(Lint(with("  annotations: {apf.kubernetes.io/autoupdate-spec: \"false\"}")),
-             "autoupdate")
-            .empty());
+  ExpectLint({
+      {with(""), "autoupdate", 1},
+      {with("  annotations: {apf.kubernetes.io/autoupdate-spec: \"false\"}"), "autoupdate", 0},
+  });
 }
 
 TEST_CASE("v1beta3 objects on 1.32 and later are reported", "[lint]") {
@@ -425,13 +454,23 @@ spec: {type: Limited, limited: {nominalConcurrencyShares: 5, limitResponse: {typ
 }
 
 TEST_CASE("HandCoveredProbability matches hand calculations", "[lint]") {
-  // One other flow, 8 queues, hand 2: 1 - 2*C(7,2)/C(8,2) + C(6,2)/C(8,2) = 1/28.
-  CHECK(sim::HandCoveredProbability(8, 2, 1) == Approx(1.0 / 28));
-  // Hand 1: the other k flows cover its one queue with probability 1 - (3/4)^k.
-  CHECK(sim::HandCoveredProbability(4, 1, 3) == Approx(1 - 27.0 / 64));
-  CHECK(sim::HandCoveredProbability(64, 6, 0) == 0);
-  // A hand of all queues is always covered by one other flow.
-  CHECK(sim::HandCoveredProbability(5, 5, 1) == Approx(1));
+  struct Case {
+    int queues, hand, others;
+    double p;
+  };
+  for (const Case c : {
+           // One other flow, 8 queues, hand 2: 1 - 2*C(7,2)/C(8,2) + C(6,2)/C(8,2) = 1/28.
+           Case{8, 2, 1, 1.0 / 28},
+           // Hand 1: the other k flows cover its one queue with probability 1 - (3/4)^k.
+           Case{4, 1, 3, 1 - 27.0 / 64},
+           Case{64, 6, 0, 0},
+           // A hand of all queues is always covered by one other flow.
+           Case{5, 5, 1, 1},
+       }) {
+    INFO(c.queues << " queues, hand " << c.hand << ", " << c.others << " others");
+    // Approx(0) takes only 0 itself (its margin is 0 and its epsilon relative to 0).
+    CHECK(sim::HandCoveredProbability(c.queues, c.hand, c.others) == Approx(c.p));
+  }
 }
 
 TEST_CASE("HandCoveredProbability agrees with dealing random hands", "[lint][property]") {
