@@ -126,10 +126,10 @@ nlohmann::json RunReport::ReplicasJson(apf::Nanos end) const {
   nlohmann::json replicas = nlohmann::json::array();
   for (int r = 0; r < world_->replica_count(); ++r) {
     nlohmann::json replica_levels = nlohmann::json::object();
-    apf::FlowControl& fc = world_->flow_control(r);
+    const apf::FlowControl& fc = world_->flow_control(r);
     for (int l = 0; l < fc.level_count(); ++l) {
       const std::string& name = *fc.level(l).name;
-      LevelTimeline& tl = world_->mutable_level_timeline(r, l);
+      const LevelTimeline& tl = world_->level_timeline(r, l);
       const LevelCounters& c = tl.totals();
       nlohmann::json lj;
       lj["nominalCL"] = tl.nominal_cl();
@@ -154,7 +154,7 @@ nlohmann::json RunReport::PriorityLevelsJson(apf::Nanos end) const {
   nlohmann::json levels = nlohmann::json::object();
   // The cluster-wide view: counts summed, limits and peaks per replica (the largest),
   // waits merged.
-  apf::FlowControl& fc0 = world_->flow_control(0);
+  const apf::FlowControl& fc0 = world_->flow_control(0);
   for (int l = 0; l < fc0.level_count(); ++l) {
     const std::string& name = *fc0.level(l).name;
     LatencyHistogram waits;
@@ -162,7 +162,7 @@ nlohmann::json RunReport::PriorityLevelsJson(apf::Nanos end) const {
     int peak_exec = 0, peak_req = 0;
     double mean_cl = 0;
     for (int r = 0; r < world_->replica_count(); ++r) {
-      LevelTimeline& tl = world_->mutable_level_timeline(r, l);
+      const LevelTimeline& tl = world_->level_timeline(r, l);
       waits.Merge(tl.total_waits());
       dispatched += tl.totals().dispatched;
       for (int k = 0; k < 3; ++k) rejected[k] += tl.totals().rejected[k];

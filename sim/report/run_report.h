@@ -28,7 +28,7 @@ class RunReport : public WorldObserver {
   // after, none of them (an old trace.jsonl, old dumps/). Without `timelines`,
   // timeline.csv and clients.csv are not written.
   RunReport(const Scenario& scenario, std::string out_dir, bool timelines = true);
-  void set_world(World* world) { world_ = world; }
+  void set_world(const World* world) { world_ = world; }
   // Also hands every level and client row to `forward` (the windows of `apfsim check`'s
   // expectations, sim/report/expectations.h); null for none.
   void set_forward(WorldObserver* forward) { forward_ = forward; }
@@ -68,7 +68,7 @@ class RunReport : public WorldObserver {
   std::string out_dir_;
   OutputSet set_;
   std::string dir_;  // where the files are written until Commit(): set_'s staging folder
-  World* world_ = nullptr;
+  const World* world_ = nullptr;
   std::unique_ptr<OutputFile> timeline_, clients_, trace_;
   std::unique_ptr<OpenMetricsWriter> openmetrics_;
   WorldObserver* forward_ = nullptr;

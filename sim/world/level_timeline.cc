@@ -58,7 +58,7 @@ void LevelTimeline::EndRun() {
   interval_waits_[open_waits_].Clear();
 }
 
-double LevelTimeline::mean_current_cl(apf::Nanos end) {
+double LevelTimeline::mean_current_cl(apf::Nanos end) const {
   return end > 0 ? run_cl_integral_ / static_cast<double>(cl_since_ > 0 ? cl_since_ : end)
                  : current_cl_;
 }

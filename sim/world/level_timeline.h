@@ -118,7 +118,7 @@ class LevelTimeline {
   int nominal_cl() const { return nominal_cl_; }
   int max_seats() const { return max_seats_; }
   // Mean of the current limit over the run, weighted by time.
-  double mean_current_cl(apf::Nanos end);
+  double mean_current_cl(apf::Nanos end) const;
 
  private:
   void AddIntervalToTotals();

@@ -104,7 +104,6 @@ class World : public EventHandler {
   apf::FlowControl& flow_control(int replica);
   const apf::FlowControl& flow_control(int replica) const;
   const LevelTimeline& level_timeline(int replica, int level) const;
-  LevelTimeline& mutable_level_timeline(int replica, int level);
   int client_count() const;
   const ClientSpec& client_spec(int client) const;
   const ClientTimeline& client_timeline(int client) const;

@@ -36,9 +36,6 @@ const apf::FlowControl& World::flow_control(int replica) const {
 const LevelTimeline& World::level_timeline(int replica, int level) const {
   return replicas_[replica]->timelines[level];
 }
-LevelTimeline& World::mutable_level_timeline(int replica, int level) {
-  return replicas_[replica]->timelines[level];
-}
 int World::client_count() const { return static_cast<int>(clients_.size()); }
 const ClientSpec& World::client_spec(int client) const { return *clients_[client].spec; }
 const ClientTimeline& World::client_timeline(int client) const { return clients_[client].timeline; }
