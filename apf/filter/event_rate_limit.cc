@@ -86,14 +86,40 @@ std::string EventRateLimit::KeyOf(EventLimitType type, const EventAttributes& ev
 
 EventRateLimit::Decision EventRateLimit::Admit(const EventAttributes& event, Nanos now) {
   Decision decision;
+  std::vector<Refusal> refusals;
   for (size_t i = 0; i < enforcers_.size(); ++i) {
     LimitEnforcer& enforcer = *enforcers_[i];
-    if (!enforcer.Bucket(KeyOf(enforcer.type(), event)).Allow(now)) {
+    std::string key = KeyOf(enforcer.type(), event);
+    if (!enforcer.Bucket(key).Allow(now)) {
       decision.admitted = false;
       decision.rejected_limits |= std::uint32_t{1} << (i % 32);
+      refusals.push_back(Refusal{enforcer.type(), std::move(key)});
     }
   }
+  if (!decision.admitted) decision.message = RefusalMessage(refusals);
   return decision;
+}
+
+std::string EventRateLimit::RefusalMessage(const std::vector<Refusal>& refusals) {
+  // utilerrors.NewAggregate(...).Error(): a single error's text as is; otherwise the
+  // distinct texts in order, joined by ", " and bracketed (one distinct text is not).
+  std::vector<std::string> distinct;
+  for (const Refusal& r : refusals) {
+    std::string text = "limit reached on type ";
+    text += EventLimitTypeName(r.type);
+    text += " for key ";
+    text += r.key;
+    bool seen = false;
+    for (const std::string& d : distinct) seen = seen || d == text;
+    if (!seen) distinct.push_back(std::move(text));
+  }
+  std::string joined;
+  for (size_t i = 0; i < distinct.size(); ++i) {
+    if (i > 0) joined += ", ";
+    joined += distinct[i];
+  }
+  if (distinct.size() > 1) joined = "[" + joined + "]";
+  return "Too many requests: " + joined;  // apierrors.NewTooManyRequestsError
 }
 
 size_t EventRateLimit::cached_buckets(size_t index) const { return enforcers_[index]->size(); }

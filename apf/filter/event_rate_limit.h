@@ -9,10 +9,13 @@
 // flowcontrol.NewTokenBucketRateLimiter(float32(qps), burst) builds it.
 //
 // Every configured limit is asked in configuration order and each takes its token when
-// it can, so an event rejected by one bucket still spends tokens in the others
-// (Plugin.Validate aggregates the errors). The event is admitted only if all admit;
-// otherwise the request fails with 429 Too Many Requests, which carries no Retry-After
-// header (apierrors.NewTooManyRequestsError).
+// it can, so an event rejected by one bucket still spends tokens in the others. The event
+// is admitted only if all admit; otherwise the request fails with 429 Too Many Requests,
+// which carries no Retry-After header. Its message names every bucket that refused:
+// limitEnforcer.accept's "limit reached on type T for key K" per refusal, joined by
+// Plugin.Validate through utilerrors.NewAggregate (one message as is; several, with
+// duplicates dropped, as "[m1, m2]") and wrapped by apierrors.NewTooManyRequestsError
+// ("Too many requests: ...").
 //
 // The plugin handles Create and Update (a PATCH is an Update) of objects of kind Event in
 // the core group, and skips dry-run requests.
@@ -86,12 +89,25 @@ class EventRateLimit {
     bool admitted = true;
     // Bit i set: limit i of the configuration rejected the event.
     std::uint32_t rejected_limits = 0;
+    // The Status message of the 429 (empty when admitted), as RefusalMessage builds it.
+    std::string message;
   };
   // Plugin.Validate for an Event write at `now`.
   Decision Admit(const EventAttributes& event, Nanos now);
 
   // Buckets currently cached for limit `index` (1 for a Server limit).
   size_t cached_buckets(size_t index) const;
+  size_t limit_count() const { return enforcers_.size(); }
+  EventLimitType limit_type(size_t index) const { return enforcers_[index]->type(); }
+
+  // The message of a refusal by the buckets `refusals` (type and key of each, in
+  // configuration order): "Too many requests: " and utilerrors.NewAggregate's text of the
+  // "limit reached on type T for key K" errors.
+  struct Refusal {
+    EventLimitType type;
+    std::string key;
+  };
+  static std::string RefusalMessage(const std::vector<Refusal>& refusals);
 
  private:
   // One limit type's buckets: a single one, or an LRU cache by key.

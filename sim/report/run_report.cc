@@ -281,6 +281,19 @@ nlohmann::json RunReport::ReplayJson() const {
   return replay;
 }
 
+nlohmann::json RunReport::EventRateLimitJson() const {
+  // Which bucket is too small: the refusals by the type of each limit configured.
+  const Apiserver::EventRefusals refusals = world_->event_refusals();
+  nlohmann::json by_type = nlohmann::json::object();
+  for (const EventRateLimitSpec& l : scenario_.apiservers.event_rate_limits) {
+    for (size_t t = 0; t < refusals.by_type.size(); ++t) {
+      const std::string_view name = apf::EventLimitTypeName(static_cast<apf::EventLimitType>(t));
+      if (name == l.type) by_type[l.type] = refusals.by_type[t];
+    }
+  }
+  return {{"refusedEvents", refusals.events}, {"refusalsByLimitType", by_type}};
+}
+
 nlohmann::json RunReport::Summary() const {
   const apf::Nanos end = world_->now();
   nlohmann::json j;
@@ -296,6 +309,7 @@ nlohmann::json RunReport::Summary() const {
   j["clients"] = ClientsJson();
   j["replicas"] = ReplicasJson(end);
   if (scenario_.gateway.enabled) j["gateway"] = GatewayJson();
+  if (!scenario_.apiservers.event_rate_limits.empty()) j["eventRateLimit"] = EventRateLimitJson();
   if (scenario_.audit_log.enabled || world_->replayed_calls() > 0) j["replay"] = ReplayJson();
   if (!scenario_.resources_skipped_from_metrics.empty()) {
     // Counted -1 in the scrape (not fetched): no `resources` entry was made for them.
@@ -424,6 +438,15 @@ std::string RunReport::SummaryTable(const nlohmann::json& s, bool colour) {
                        seconds(c, "latencySeconds"), seconds(c, "queueWaitSeconds"),
                        seconds(c, "throttleWaitSeconds"), seconds(c, "iterationSeconds"),
                        pending.is_string() ? pending.get<std::string>() : pending.dump());
+  }
+  if (s.contains("eventRateLimit")) {
+    const nlohmann::json& erl = s["eventRateLimit"];
+    std::string by_type;
+    for (auto& [type, count] : erl["refusalsByLimitType"].items()) {
+      by_type += fmt::format("{}{} {}", by_type.empty() ? "" : ", ", type, count.dump());
+    }
+    out += fmt::format("\nEventRateLimit refused {} event writes (by limit type: {})\n",
+                       erl["refusedEvents"].dump(), by_type);
   }
   if (s.contains("resourcesFromMetrics")) {
     std::vector<std::string> skipped = s["resourcesFromMetrics"]["skipped"];

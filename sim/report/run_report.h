@@ -63,6 +63,7 @@ class RunReport : public WorldObserver {
   nlohmann::json ReplicasJson(apf::Nanos end) const;
   nlohmann::json ClientsJson() const;
   nlohmann::json GatewayJson() const;
+  nlohmann::json EventRateLimitJson() const;
   nlohmann::json ReplayJson() const;
   const Scenario& scenario_;
   std::string out_dir_;

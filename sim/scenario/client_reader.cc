@@ -205,9 +205,8 @@ ClientSpec ReadClient(const YamlValue& v, const Scenario& scenario) {
                                                             : std::vector<std::string>{});
     c.user = user.name;
     c.groups = user.groups;
-  } else if (m.Has("groups")) {
-    m.Required("groups").Fail("groups go with `user`");
   }
+  const bool stray_groups = !m.Has("user") && m.Has("groups");
   if (auto sa = m.Optional("serviceAccount")) {
     ++identities;
     std::string error;
@@ -222,8 +221,6 @@ ClientSpec ReadClient(const YamlValue& v, const Scenario& scenario) {
     c.user = user.name;
     c.groups = user.groups;
   }
-  if (identities != 1)
-    v.Fail("a client needs exactly one of user, serviceAccount, anonymous: true");
   if (auto p = m.Optional("processes")) {
     const std::int64_t n = p->Int64();
     if (n < 1 || n > 100000) p->Fail("must be between 1 and 100000");
@@ -269,10 +266,18 @@ ClientSpec ReadClient(const YamlValue& v, const Scenario& scenario) {
     g.Finish();
   }
   if (auto cg = m.Optional("clientGo")) ReadClientGo(*cg, &c.client_go);
-  YamlValue traffic = m.Required("traffic");
-  for (const YamlValue& t : traffic.Items()) c.traffic.push_back(ReadTraffic(t, scenario));
-  if (c.traffic.empty()) traffic.Fail("needs at least one traffic pattern");
+  std::optional<YamlValue> traffic = m.Optional("traffic");
+  if (traffic) {
+    for (const YamlValue& t : traffic->Items()) c.traffic.push_back(ReadTraffic(t, scenario));
+  }
+  // Unknown fields before what the client lacks: a misspelt `serviceAcount` is named as an
+  // unknown field (with its did-you-mean), not as a client without an identity.
   m.Finish();
+  if (stray_groups) m.Required("groups").Fail("groups go with `user`");
+  if (identities != 1)
+    v.Fail("a client needs exactly one of user, serviceAccount, anonymous: true");
+  if (!traffic) m.Required("traffic");  // fails: a client needs traffic
+  if (c.traffic.empty()) traffic->Fail("needs at least one traffic pattern");
   return c;
 }
 

@@ -61,14 +61,22 @@ void Apiserver::PollObjectCounts(apf::Nanos now) {
   }
 }
 
-bool Apiserver::EventRejected(apf::Nanos now, const apf::RequestInfo& info,
-                              const std::string& user) {
+const std::string* Apiserver::EventRefusal(apf::Nanos now, const apf::RequestInfo& info,
+                                           const std::string& user) {
   apf::EventAttributes event;
   event.namespace_name = info.namespace_name;
   event.user_name = user;
   event.involved_object_name = info.name;
   event.involved_object_namespace = info.namespace_name;
-  return !event_rate_limit_->Admit(event, now).admitted;
+  apf::EventRateLimit::Decision decision = event_rate_limit_->Admit(event, now);
+  if (decision.admitted) return nullptr;
+  ++event_refusals_.events;
+  for (size_t i = 0; i < event_rate_limit_->limit_count(); ++i) {
+    if (decision.rejected_limits & (std::uint32_t{1} << (i % 32))) {
+      ++event_refusals_.by_type[static_cast<size_t>(event_rate_limit_->limit_type(i))];
+    }
+  }
+  return &*event_refusal_messages_.insert(std::move(decision.message)).first;
 }
 
 apf::Nanos Apiserver::WatchLifetime(const apf::RequestInfo& info) {

@@ -8,9 +8,12 @@
 #ifndef SIM_WORLD_APISERVER_H_
 #define SIM_WORLD_APISERVER_H_
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <unordered_set>
 
 #include "apf/config/flow_control_config.h"
 #include "apf/estimation/object_count_tracker.h"
@@ -30,6 +33,9 @@ namespace sim {
 struct Execution {
   apf::Nanos service = 0;       // how long the handler runs (at full speed on a backend)
   bool event_rejected = false;  // refused by EventRateLimit: answered 429, briefly
+  // The refusal's Status message (apf::EventRateLimit::RefusalMessage), kept by the
+  // replica for as long as it lives; null when admitted.
+  const std::string* event_refusal = nullptr;
   // When the client gets 504 because the handler still runs at the request timeout
   // (kNever: it does not). The handler goes on holding its seats.
   apf::Nanos timeout_at = apf::kNever;
@@ -59,7 +65,8 @@ class Apiserver {
                     const apf::RequestInfo& info, const std::string& user) {
     Execution e;
     if (event_rate_limit_ && apf::EventRateLimitApplies(info)) {
-      e.event_rejected = EventRejected(now, info, user);
+      e.event_refusal = EventRefusal(now, info, user);
+      e.event_rejected = e.event_refusal != nullptr;
     }
     if (e.event_rejected) {
       e.service = 100 * apf::kMicrosecond;  // admission refuses before storage is touched
@@ -109,12 +116,13 @@ class Apiserver {
     response.body_message = kTooManyRequestsBody;
     return response;
   }
-  static HttpResponse Answer(const CompiledRequest& request, bool event_rejected) {
+  // `event_refusal` (non-null: refused by EventRateLimit) must outlive the answer.
+  static HttpResponse Answer(const CompiledRequest& request, const std::string* event_refusal) {
     HttpResponse response;
-    if (event_rejected) {
+    if (event_refusal != nullptr) {
       response.status_code = 429;  // apierrors.NewTooManyRequestsError: no Retry-After
       response.body_is_status = true;
-      response.body_message = "limit reached on type Namespace for key";
+      response.body_message = *event_refusal;
     } else {
       response.status_code = request.is_create ? 201 : 200;
     }
@@ -122,9 +130,20 @@ class Apiserver {
   }
   static HttpResponse GatewayTimeout();
 
+  // Event writes EventRateLimit refused on this replica, and the refusals by the type of
+  // the limit that refused (apf::EventLimitType order; an event refused by two limits
+  // counts in both).
+  struct EventRefusals {
+    std::int64_t events = 0;
+    std::array<std::int64_t, 4> by_type{};
+  };
+  const EventRefusals& event_refusals() const { return event_refusals_; }
+
  private:
-  // EventRateLimit's admission of an event write (apf/filter/event_rate_limit.h): true if refused.
-  bool EventRejected(apf::Nanos now, const apf::RequestInfo& info, const std::string& user);
+  // EventRateLimit's admission of an event write (apf/filter/event_rate_limit.h): the
+  // refusal's message, null if admitted.
+  const std::string* EventRefusal(apf::Nanos now, const apf::RequestInfo& info,
+                                  const std::string& user);
 
   ListResult ListOrWatchResultOf(const CompiledRequest& request,
                                  const apf::RequestInfo& info) const;
@@ -144,7 +163,10 @@ class Apiserver {
   std::unique_ptr<apf::FlowControl> flow_control_;
   std::unique_ptr<Backend> backend_;
   std::unique_ptr<apf::EventRateLimit> event_rate_limit_;  // null: EventRateLimit off
-  Random rng_;                                             // service times and watch lifetimes
+  // Each distinct refusal message once: a response's body points into it.
+  std::unordered_set<std::string> event_refusal_messages_;
+  EventRefusals event_refusals_;
+  Random rng_;  // service times and watch lifetimes
 };
 
 }  // namespace sim

@@ -426,7 +426,7 @@ void World::StartExecution(apf::Nanos now, Attempt& a, int ai) {
   if (a.watch) a.registration = rep.flow_control->watches().RegisterWatch(sent);
   const Execution e =
       rep.server.Execute(now, a.arrived, RequestOf(call), sent, processes_[call.process].user.name);
-  a.event_rejected = e.event_rejected;
+  a.event_refusal = e.event_refusal;
   const std::uint64_t ref = Ref(ai, a.generation);
   if (rep.backend) {
     rep.backend->Start(now, ref, e.service);
@@ -459,8 +459,8 @@ void World::OnExecDone(apf::Nanos now, Attempt& a, int ai) {
     (a.watch ? m.execution_watch : m.execution_regular).Observe(now - a.dispatched);
   }
   if (a.outcome[0] == '\0') {
-    a.outcome = a.event_rejected ? "rejected" : "completed";
-    if (a.event_rejected) a.reason = "EventRateLimit";
+    a.outcome = a.event_refusal != nullptr ? "rejected" : "completed";
+    if (a.event_refusal != nullptr) a.reason = "EventRateLimit";
   }
   const apf::Nanos release_at = rep.flow_control->Finish(now, a.handle);
   if (a.handle.valid()) NoteLevel(now, a.replica, a.handle.level);
@@ -469,7 +469,7 @@ void World::OnExecDone(apf::Nanos now, Attempt& a, int ai) {
     engine_.At(release_at, Event{kSeatRelease, 0, Ref(ai, a.generation)});
   }
   const Call& call = calls_[a.call];
-  const bool opens_watch = a.watch && !a.event_rejected && !a.answered;
+  const bool opens_watch = a.watch && a.event_refusal == nullptr && !a.answered;
   if (opens_watch) {
     a.watch_open = true;
     apf::Nanos ends_at = now + rep.server.WatchLifetime(SentRequestOf(a));
@@ -481,7 +481,7 @@ void World::OnExecDone(apf::Nanos now, Attempt& a, int ai) {
     engine_.At(ends_at, Event{kWatchEnd, 0, Ref(ai, a.generation)});
   }
   if (!a.answered) {
-    DeliverResponse(now, a, ai, Apiserver::Answer(RequestOf(call), a.event_rejected));
+    DeliverResponse(now, a, ai, Apiserver::Answer(RequestOf(call), a.event_refusal));
   }
   ReleaseAttempt(a, ai);
 }

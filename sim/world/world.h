@@ -13,6 +13,7 @@
 #ifndef SIM_WORLD_WORLD_H_
 #define SIM_WORLD_WORLD_H_
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -109,6 +110,8 @@ class World : public EventHandler {
   const ClientTimeline& client_timeline(int client) const;
   // Call errors by message, as client-go builds them, with counts (for the summary).
   const std::vector<std::pair<std::string, std::uint64_t>>& client_errors(int client) const;
+  // Event writes EventRateLimit refused, over every replica (Apiserver::event_refusals).
+  Apiserver::EventRefusals event_refusals() const;
   // A client's attempts that reached a priority level, by level and FlowSchema (""
   // when none classified it: MaxInFlight, or APF's mandatory exempt path), in level then
   // FlowSchema order, over every replica.

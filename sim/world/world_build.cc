@@ -39,6 +39,16 @@ const LevelTimeline& World::level_timeline(int replica, int level) const {
 int World::client_count() const { return static_cast<int>(clients_.size()); }
 const ClientSpec& World::client_spec(int client) const { return *clients_[client].spec; }
 const ClientTimeline& World::client_timeline(int client) const { return clients_[client].timeline; }
+Apiserver::EventRefusals World::event_refusals() const {
+  Apiserver::EventRefusals total;
+  for (const auto& rep : replicas_) {
+    const Apiserver::EventRefusals& r = rep->server.event_refusals();
+    total.events += r.events;
+    for (size_t t = 0; t < total.by_type.size(); ++t) total.by_type[t] += r.by_type[t];
+  }
+  return total;
+}
+
 const std::vector<std::pair<std::string, std::uint64_t>>& World::client_errors(int client) const {
   return clients_[client].errors;
 }

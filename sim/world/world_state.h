@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -157,13 +158,16 @@ struct World::Attempt {
   bool pending_release = false;  // seats held through the additional latency
   bool watch = false;            // the call's request is a WATCH (kept here: the call may be gone)
   bool watch_open = false;
-  bool event_rejected = false;  // refused by EventRateLimit at admission
   bool via_gateway = false;     // counted in the gateway's bounds until its response ends
   bool gateway_stream = false;  // counted as a stream (/stream/v1), not a /k8s request
-  EventHandle gateway_cut;      // its cut short by the gateway (kGatewayCut)
-  apf::WatchTracker::Registration registration;
-  // What --trace writes about the attempt (kept only when `traced`).
+  // --trace writes about the attempt (trace_info below is kept only when `traced`); among
+  // the flags, where it fills what would be padding.
   bool traced = false;
+  EventHandle gateway_cut;  // its cut short by the gateway (kGatewayCut)
+  // EventRateLimit's refusal message when it refused the write at admission (kept by the
+  // replica's Apiserver for as long as it lives); null when admitted.
+  const std::string* event_refusal = nullptr;
+  apf::WatchTracker::Registration registration;
   int try_number = 0;  // 1 for a call's first attempt, 2 for its first retry, ...
   int process = 0;
   std::uint64_t call_serial = 0;

@@ -137,3 +137,38 @@ TEST_CASE("EventRateLimit configuration validation", "[eventratelimit]") {
   CHECK(apf::ValidateEventRateLimitConfig(Config({{EventLimitType::kServer, 1, 1, -1}})).ok());
   CHECK(apf::EventLimitTypeName(EventLimitType::kSourceAndObject) == "SourceAndObject");
 }
+
+TEST_CASE("A refusal's message names the type and key of every bucket that refused",
+          "[eventratelimit]") {
+  // limitenforcer.go accept: "limit reached on type %v for key %v"; admission.go
+  // Validate: utilerrors.NewAggregate of the refusals, in configuration order, wrapped by
+  // apierrors.NewTooManyRequestsError ("Too many requests: %s"). A single refusal is not
+  // bracketed; two are, joined by ", ".
+  apf::EventRateLimit plugin(Config({{EventLimitType::kNamespace, 1, 1, 0},
+                                     {EventLimitType::kUser, 1, 2, 0},
+                                     {EventLimitType::kServer, 1, 3, 0}}));
+  const apf::EventAttributes e = Event("team-7", "system:serviceaccount:buggy:event-recorder");
+  const apf::Nanos t0 = kSecond;
+  REQUIRE(plugin.Admit(e, t0).admitted);
+  REQUIRE(plugin.Admit(e, t0).message ==
+          "Too many requests: limit reached on type Namespace for key team-7");
+  const auto both = plugin.Admit(e, t0);  // Namespace and User are empty, Server has 1 left
+  REQUIRE(both.message ==
+          "Too many requests: [limit reached on type Namespace for key team-7, limit reached on "
+          "type User for key system:serviceaccount:buggy:event-recorder]");
+  REQUIRE(both.rejected_limits == 0b011);
+  // The Server key is "" (getServerKey): the text ends with "for key ".
+  REQUIRE(plugin.Admit(e, t0).message ==
+          "Too many requests: [limit reached on type Namespace for key team-7, limit reached on "
+          "type User for key system:serviceaccount:buggy:event-recorder, limit reached on type "
+          "Server for key ]");
+}
+
+TEST_CASE("Two refusals with the same text are written once, without brackets",
+          "[eventratelimit]") {
+  // utilerrors aggregate.Error drops a message already seen, and brackets only when more
+  // than one distinct message remains.
+  REQUIRE(apf::EventRateLimit::RefusalMessage(
+              {{EventLimitType::kServer, ""}, {EventLimitType::kServer, ""}}) ==
+          "Too many requests: limit reached on type Server for key ");
+}

@@ -87,8 +87,12 @@ TEST_CASE("EventRateLimit refuses events past its burst, with a quick 429", "[ap
   const sim::Execution refused = server.Execute(0, 0, request, request.info, "u");
   CHECK(refused.event_rejected);
   CHECK(refused.service == 100 * kMicrosecond);  // refused before storage is touched
-  const sim::HttpResponse r = sim::Apiserver::Answer(request, true);
+  const sim::HttpResponse r = sim::Apiserver::Answer(request, refused.event_refusal);
   CHECK(r.status_code == 429);
+  // limitenforcer.go accept and apierrors.NewTooManyRequestsError: the Server key is "".
+  CHECK(r.body_message == "Too many requests: limit reached on type Server for key ");
+  CHECK(server.event_refusals().events == 1);
+  CHECK(server.event_refusals().by_type[static_cast<size_t>(apf::EventLimitType::kServer)] == 1);
   CHECK_FALSE(r.has_retry_after);
   CHECK(r.body_is_status);
   // A second later one token is back.
@@ -107,8 +111,8 @@ TEST_CASE("the handler's answers", "[apiserver]") {
   const sim::RequestTemplate create_t = Template("create", "pods"), get_t = Template("get", "pods");
   sim::CompileRequest(create_t, s, service_time, &create);
   sim::CompileRequest(get_t, s, service_time, &get);
-  CHECK(sim::Apiserver::Answer(create, false).status_code == 201);
-  CHECK(sim::Apiserver::Answer(get, false).status_code == 200);
+  CHECK(sim::Apiserver::Answer(create, {}).status_code == 201);
+  CHECK(sim::Apiserver::Answer(get, {}).status_code == 200);
   const sim::HttpResponse r = sim::Apiserver::TooManyRequests(7);
   CHECK(r.status_code == 429);
   CHECK(r.has_retry_after);
