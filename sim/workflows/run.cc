@@ -32,6 +32,21 @@ std::string HowFar(const Scenario& scenario, const World& world, double wall_sec
                      world.events_handled(), wall_seconds);
 }
 
+// `part` of `all` as a whole percentage ("42%").
+std::string Percent(std::uint64_t part, std::uint64_t all) {
+  return fmt::format("{:.0f}%", 100.0 * static_cast<double>(part) / static_cast<double>(all));
+}
+
+// A run stopped by a budget, blamed on client `c`: the error points at the client's own
+// lines (at the scenario file when the client has none, e.g. one made by an import).
+[[noreturn]] void ThrowAtClient(const Scenario& scenario, const World& world, int c,
+                                const std::string& message) {
+  const ClientSpec& client = world.client_spec(c);
+  const SourceLocation where =
+      client.where.file.empty() ? SourceLocation{scenario.file, 0, 0} : client.where;
+  throw InputError(where, fmt::format("spec.clients[{}]", c), message);
+}
+
 // A run that hit --max-events or --max-wall-time: the client that issued the most calls
 // is almost always the typo, so the message points at it.
 [[noreturn]] void ThrowBudgetExceeded(const Scenario& scenario, const World& world,
@@ -48,15 +63,11 @@ std::string HowFar(const Scenario& scenario, const World& world, double wall_sec
   if (busiest < 0 || all_calls == 0) {
     throw InputError({scenario.file, 0, 0}, "", stopped + "; no client had issued a call");
   }
-  const ClientSpec& client = world.client_spec(busiest);
-  const SourceLocation where =
-      client.where.file.empty() ? SourceLocation{scenario.file, 0, 0} : client.where;
-  throw InputError(
-      where, fmt::format("spec.clients[{}]", busiest),
-      fmt::format("{}: client \"{}\" issued {} of the {} calls so far ({:.0f}%); check its "
-                  "traffic (a rate, processes, workers), or raise the limit (0: none)",
-                  stopped, client.name, busiest_calls, all_calls,
-                  100.0 * static_cast<double>(busiest_calls) / static_cast<double>(all_calls)));
+  ThrowAtClient(scenario, world, busiest,
+                fmt::format("{}: client \"{}\" issued {} of the {} calls so far ({}); check its "
+                            "traffic (a rate, processes, workers), or raise the limit (0: none)",
+                            stopped, world.client_spec(busiest).name, busiest_calls, all_calls,
+                            Percent(busiest_calls, all_calls)));
 }
 
 // A run that hit --max-pending-calls: the client holding the most pending calls issues
@@ -73,17 +84,14 @@ std::string HowFar(const Scenario& scenario, const World& world, double wall_sec
   const std::string stopped = fmt::format("the run was stopped by --max-pending-calls={} {}", limit,
                                           HowFar(scenario, world, wall_seconds));
   if (most < 0 || all == 0) throw InputError({scenario.file, 0, 0}, "", stopped);
-  const ClientSpec& client = world.client_spec(most);
-  const SourceLocation where =
-      client.where.file.empty() ? SourceLocation{scenario.file, 0, 0} : client.where;
-  throw InputError(
-      where, fmt::format("spec.clients[{}]", most),
-      fmt::format("{}: client \"{}\" holds {} of the {} pending calls ({:.0f}%): it issues calls "
+  ThrowAtClient(
+      scenario, world, most,
+      fmt::format("{}: client \"{}\" holds {} of the {} pending calls ({}): it issues calls "
                   "faster than they finish (its rate, processes or workers against its qps, or "
                   "the server's capacity); memory would grow without end. Check its traffic, or "
                   "raise the limit (0: none)",
-                  stopped, client.name, pending[most], all,
-                  100.0 * static_cast<double>(pending[most]) / static_cast<double>(all)));
+                  stopped, world.client_spec(most).name, pending[most], all,
+                  Percent(pending[most], all)));
 }
 
 }  // namespace
