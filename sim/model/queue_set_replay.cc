@@ -4,8 +4,8 @@
 #include <array>
 #include <charconv>
 #include <cmath>
-#include <deque>
 #include <istream>
+#include <memory>
 #include <optional>
 #include <ostream>
 #include <set>
@@ -39,6 +39,36 @@ apf::Nanos SecondsOr(const JsonField& object, std::string_view key, apf::Nanos f
   return object.Has(key) ? Seconds(object[key]) : fallback;
 }
 
+// A JSON number of seconds as the nanoseconds llround(strtod(text) * 1e9) gives, without
+// the double, when `text` is plain digits with at most 9 decimals and spells N < 2^50 ns
+// (13 days): strtod and the product are each within half an ulp, so the product is within
+// N * 2^-52 < 1/4 of N, and rounding gives N. nullopt for anything else (a sign, an
+// exponent, more decimals, a larger value): the caller takes the double.
+std::optional<apf::Nanos> ExactNanos(std::string_view text) {
+  constexpr std::int64_t kLimit = std::int64_t{1} << 50;
+  std::int64_t n = 0;
+  std::size_t i = 0;
+  for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) {
+    n = n * 10 + (text[i] - '0');
+    if (n >= kLimit) return std::nullopt;
+  }
+  if (i == 0) return std::nullopt;
+  int decimals = 0;
+  if (i < text.size() && text[i] == '.') {
+    for (++i; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) {
+      if (++decimals > 9) return std::nullopt;
+      n = n * 10 + (text[i] - '0');
+    }
+    if (decimals == 0) return std::nullopt;
+  }
+  if (i != text.size()) return std::nullopt;
+  for (; decimals < 9; ++decimals) {
+    n *= 10;
+    if (n >= kLimit) return std::nullopt;
+  }
+  return n;
+}
+
 std::int64_t IntInRange(const JsonField& field, std::int64_t low, std::int64_t high) {
   const std::int64_t value = field.Int();
   if (value < low || value > high) {
@@ -67,6 +97,29 @@ struct ReplayRequest {
   apf::RejectReason reason = apf::RejectReason::kQueueFull;
 
   apf::RequestSeats seats() const { return {initial_seats, final_seats, additional_latency_ns}; }
+};
+
+// A case's requests, in blocks of 4,096 records: finding one is a shift, a mask and two
+// loads, and growing never moves a record. (A std::deque keeps 5 of these 88-byte records
+// a block and finds one with a division.)
+class RequestRecords {
+ public:
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  ReplayRequest& operator[](std::size_t i) { return blocks_[i >> kShift][i & kMask]; }
+  const ReplayRequest& operator[](std::size_t i) const { return blocks_[i >> kShift][i & kMask]; }
+  void push_back(const ReplayRequest& r) {
+    if ((size_ >> kShift) == blocks_.size()) {
+      blocks_.push_back(std::make_unique<ReplayRequest[]>(std::size_t{1} << kShift));
+    }
+    (*this)[size_++] = r;
+  }
+
+ private:
+  static constexpr int kShift = 12;
+  static constexpr std::size_t kMask = (std::size_t{1} << kShift) - 1;
+  std::vector<std::unique_ptr<ReplayRequest[]>> blocks_;
+  std::size_t size_ = 0;
 };
 
 enum EventKind : std::uint32_t { kArrival, kTimeOut, kCompletion, kRelease };
@@ -102,7 +155,7 @@ class InputOrder {
 // The replay's world: the event queue, and the listener that schedules completions.
 class Replay : public apf::QueueSetListener {
  public:
-  explicit Replay(std::deque<ReplayRequest> requests) : requests_(std::move(requests)) {}
+  explicit Replay(RequestRecords requests) : requests_(std::move(requests)) {}
 
   void OnDispatched(apf::Nanos now, apf::QueueSetHandle, std::uint64_t id) override {
     ReplayRequest& r = requests_[id];
@@ -172,49 +225,53 @@ class Replay : public apf::QueueSetListener {
   // Writes each result as nlohmann::json's dump() would (keys in sorted order), one per
   // line, in `apfsim model queueset`'s layout: the same bytes as Results() printed.
   void WriteResults(std::ostream& out) const {
+    using namespace std::string_view_literals;  // literals of known length: no strlen each
     std::string text = "{\"results\": [";
     bool first = true;
     const auto number = [&text](std::int64_t v) {
       char digits[24];
-      text.append(digits, std::to_chars(digits, digits + sizeof digits, v).ptr);
+      const char* end = std::to_chars(digits, digits + sizeof digits, v).ptr;
+      text.append(digits, static_cast<std::size_t>(end - digits));  // not (first, last): a replace
     };
-    for (const ReplayRequest& r : requests_) {
-      text += first ? "\n  " : ",\n  ";
+    for (std::size_t i = 0; i < requests_.size(); ++i) {
+      const ReplayRequest& r = requests_[i];
+      text += first ? "\n  "sv : ",\n  "sv;
       first = false;
       if (r.rejected) {
-        text += "{\"id\":";
+        text += "{\"id\":"sv;
         number(r.id);
-        text += ",\"outcome\":\"rejected\",\"queue\":";
+        text += ",\"outcome\":\"rejected\",\"queue\":"sv;
         number(r.queue);
-        text += ",\"reason\":\"";
+        text += ",\"reason\":\""sv;
         text += apf::RejectReasonName(r.reason);
-        text += "\",\"rejectedAtNs\":";
+        text += "\",\"rejectedAtNs\":"sv;
         number(r.start_ns);
       } else {
-        text += "{\"dispatchNs\":";
+        text += "{\"dispatchNs\":"sv;
         number(r.start_ns);
-        text += ",\"finishNs\":";
+        text += ",\"finishNs\":"sv;
         number(FinishNs(r));
-        text += ",\"id\":";
+        text += ",\"id\":"sv;
         number(r.id);
-        text += ",\"outcome\":\"executed\",\"queue\":";
+        text += ",\"outcome\":\"executed\",\"queue\":"sv;
         number(r.queue);
-        text += ",\"releaseNs\":";
+        text += ",\"releaseNs\":"sv;
         number(r.release_ns);
       }
-      text += "}";
+      text += "}"sv;
       if (text.size() >= (1 << 16)) {
         out.write(text.data(), static_cast<std::streamsize>(text.size()));
         text.clear();
       }
     }
-    text += "\n]}";
+    text += "\n]}"sv;
     out.write(text.data(), static_cast<std::streamsize>(text.size()));
   }
 
   nlohmann::json Results() const {
     nlohmann::json results = nlohmann::json::array();
-    for (const ReplayRequest& r : requests_) {
+    for (std::size_t i = 0; i < requests_.size(); ++i) {
+      const ReplayRequest& r = requests_[i];
       nlohmann::json out = {{"id", r.id}, {"queue", r.queue}};
       if (r.rejected) {
         out["outcome"] = "rejected";
@@ -243,7 +300,7 @@ class Replay : public apf::QueueSetListener {
     if (reason == apf::RejectReason::kQueueFull) r.queue = -1;  // it was never enqueued
   }
 
-  std::deque<ReplayRequest> requests_;
+  RequestRecords requests_;
   EventQueue events_;
 };
 
@@ -286,13 +343,13 @@ ReplayConfig ParseConfig(const JsonField& config) {
 class IdSet {
  public:
   // False when `id` was seen before.
-  bool Insert(std::int64_t id, const std::deque<ReplayRequest>& earlier) {
+  bool Insert(std::int64_t id, const RequestRecords& earlier) {
     if (!sorted_ && (earlier.empty() || id > max_)) {
       max_ = id;
       return true;
     }
     if (!sorted_) {
-      for (const ReplayRequest& r : earlier) seen_.insert(r.id);
+      for (std::size_t i = 0; i < earlier.size(); ++i) seen_.insert(earlier[i].id);
       sorted_ = true;
     }
     return seen_.insert(id).second;
@@ -305,7 +362,7 @@ class IdSet {
 };
 
 ReplayRequest ParseRequest(const JsonField& item, bool hashed, IdSet& ids,
-                           const std::deque<ReplayRequest>& earlier) {
+                           const RequestRecords& earlier) {
   item.ExpectObject({"id", "arrive", "flowSchema", "distinguisher", "initialSeats", "finalSeats",
                      "additionalLatency", "service", "waitLimit"});
   ReplayRequest r;
@@ -331,7 +388,7 @@ nlohmann::json ReplayCase(const JsonField& c) {
   const ReplayConfig config = ParseConfig(c["queueset"]);
   const JsonField list = c["requests"];
   list.ExpectArray();
-  std::deque<ReplayRequest> requests;
+  RequestRecords requests;
   IdSet ids;
   for (size_t i = 0; i < list.size(); ++i) {
     requests.push_back(
@@ -369,11 +426,13 @@ class FlowHashes {
 // the request made a document, so that ParseRequest names the problem in the words the
 // whole-document replay uses.
 struct RawField {
-  enum Kind : std::uint8_t { kAbsent, kNull, kInt, kDouble, kString, kOther };
+  // kNanos: a number of seconds read exactly as nanoseconds (ExactNanos).
+  enum Kind : std::uint8_t { kAbsent, kNull, kInt, kDouble, kNanos, kString, kOther };
   Kind kind = kAbsent;
   int line = 0, column = 0;  // where its key is, for a message about it
   std::int64_t integer = 0;
   double real = 0;
+  apf::Nanos nanos = 0;
   std::string text;
   nlohmann::json other;
 
@@ -387,6 +446,9 @@ struct RawField {
         return integer;
       case kDouble:
         return real;
+      case kNanos:
+        // N / 1e9 correctly rounded is the double nearest the decimal, which strtod gives.
+        return static_cast<double>(nanos) / 1e9;
       case kString:
         return text;
       case kOther:
@@ -516,8 +578,13 @@ class CaseStream {
           if (reader_.Int64(f.integer)) {
             f.kind = RawField::kInt;
           } else if (!reader_.integral()) {
-            f.kind = RawField::kDouble;
-            f.real = reader_.Double();
+            if (const std::optional<apf::Nanos> nanos = ExactNanos(reader_.text())) {
+              f.kind = RawField::kNanos;
+              f.nanos = *nanos;
+            } else {
+              f.kind = RawField::kDouble;
+              f.real = reader_.Double();
+            }
           } else {
             f.kind = RawField::kOther;
             f.other = reader_.NumberValue();
@@ -525,7 +592,8 @@ class CaseStream {
           break;
         case Token::kString:
           f.kind = RawField::kString;
-          f.text.assign(reader_.text());
+          // Most requests repeat the previous one's flow: comparing is cheaper than copying.
+          if (f.text != reader_.text()) f.text.assign(reader_.text());
           break;
         case Token::kNull:
           f.kind = RawField::kNull;
@@ -571,6 +639,10 @@ class CaseStream {
     const auto seconds = [this](int field, apf::Nanos& out) {
       const RawField& f = fields_[field];
       if (!f.given()) return true;  // the default stands
+      if (f.kind == RawField::kNanos) {
+        out = f.nanos;  // below 2^50 ns: within [0, 1e9] s
+        return true;
+      }
       double s = 0;
       if (f.kind == RawField::kInt) {
         s = static_cast<double>(f.integer);
@@ -677,7 +749,7 @@ class CaseStream {
   std::string source_;
   std::size_t cases_ = 0;
 
-  std::deque<ReplayRequest> requests_;  // the case's requests read so far
+  RequestRecords requests_;  // the case's requests read so far
   IdSet ids_;
   std::optional<InputError> request_error_;  // the case's first bad request
   FlowHashes flow_hashes_;

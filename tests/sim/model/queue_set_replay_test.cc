@@ -319,6 +319,29 @@ TEST_CASE("streamed queueset replay: the same bytes as the whole-document replay
   CHECK(Streamed(long_case) == WholeDocument(long_case));
 }
 
+TEST_CASE("streamed queueset replay: seconds read as exact nanoseconds round as the double does",
+          "[queueset][replay][stream]") {
+  // The stream reads plain decimals of up to 9 places below 2^50 ns straight into
+  // nanoseconds; the whole-document replay takes llround(double * 1e9). Each request here
+  // is dispatched on arrival (no queues, room for all), so dispatchNs is its arrival.
+  const std::string text = R"([{"queueset": {"concurrencyLimit": 100, "queues": 0}, "requests": [
+      {"id": 1, "arrive": 0.000000001, "service": 0.1},
+      {"id": 2, "arrive": 1.999999999, "service": 0.3},
+      {"id": 3, "arrive": 0.0000000015, "service": 0.7},
+      {"id": 4, "arrive": 0.1234567895, "service": 1.1},
+      {"id": 5, "arrive": 1e-3, "service": 2.5e0},
+      {"id": 6, "arrive": 1125899.906842623, "service": 0.000001},
+      {"id": 7, "arrive": 1125899.906842624, "service": 0.5},
+      {"id": 8, "arrive": 1125899.9068426245, "service": 0.5},
+      {"id": 9, "arrive": 0.5, "service": 12345.678901234}]}])";
+  const std::string expected = WholeDocument(text);
+  CHECK(Streamed(text) == expected);
+  // Hand-checked: 1.999999999 s is 1,999,999,999 ns (9 decimals, exact), and
+  // 1125899.906842623 s is 2^50 - 1 ns, the largest the exact path takes.
+  CHECK(expected.find("\"dispatchNs\":1999999999,") != std::string::npos);
+  CHECK(expected.find("\"dispatchNs\":1125899906842623,") != std::string::npos);
+}
+
 TEST_CASE("streamed queueset replay: a case's results are written before the next is read",
           "[queueset][replay][stream]") {
   const std::string first = R"([{"queueset": {"concurrencyLimit": 1, "queues": 1, "handSize": 1,
