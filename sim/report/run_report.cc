@@ -52,8 +52,16 @@ RunReport::RunReport(const Scenario& scenario, std::string out_dir, bool timelin
       "waiting_requests,waiting_seats,current_cl,nominal_cl,dispatched,rejected_queue_full,"
       "rejected_time_out,rejected_concurrency_limit,wait_p50_s,wait_p99_s,retry_after_s\n");
   clients_ = std::make_unique<OutputFile>(dir_ + "/clients.csv", out_dir_ + "/clients.csv");
+  // Behind a gateway: its answers by reason and its cuts by cause (doc/gateway.md), in the
+  // order of GatewayRefusal and GatewayCut.
   clients_->Write(
-      "time_s,client,calls,attempts,succeeded,failed,http429,latency_p50_s,latency_p99_s\n");
+      scenario_.gateway.enabled
+          ? "time_s,client,calls,attempts,succeeded,failed,http429,latency_p50_s,latency_p99_s,"
+            "gateway_request_rate_exceeded,gateway_too_many_concurrent_requests,"
+            "gateway_too_many_streams,gateway_response_too_large,gateway_session_ended_401,"
+            "gateway_cut_response_duration,gateway_cut_session_ended,"
+            "gateway_ended_stream_write_timeout,gateway_cut_response_bytes\n"
+          : "time_s,client,calls,attempts,succeeded,failed,http429,latency_p50_s,latency_p99_s\n");
 }
 
 void RunReport::OnLevelRow(apf::Nanos start, int replica, const std::string& level,
@@ -83,9 +91,15 @@ void RunReport::OnClientRow(apf::Nanos start, const std::string& client, const C
     p50 = Seconds(row.latency_p50);
     p99 = Seconds(row.latency_p99);
   }
-  clients_->Write(fmt::format("{},{},{},{},{},{},{},{},{}\n", Seconds(start), CsvField(client),
-                              row.calls, row.attempts, row.succeeded, row.failed, row.http429, p50,
-                              p99));
+  std::string line =
+      fmt::format("{},{},{},{},{},{},{},{},{}", Seconds(start), CsvField(client), row.calls,
+                  row.attempts, row.succeeded, row.failed, row.http429, p50, p99);
+  if (scenario_.gateway.enabled) {
+    for (std::uint64_t n : row.gateway_refused) line += fmt::format(",{}", n);
+    for (std::uint64_t n : row.gateway_cut) line += fmt::format(",{}", n);
+  }
+  line += "\n";
+  clients_->Write(line);
 }
 
 void RunReport::EnableTrace() {
@@ -233,16 +247,19 @@ nlohmann::json RunReport::GatewayJson() const {
           {"tooManyConcurrentRequests", g.session_concurrent_requests + g.concurrent_requests},
           {"tooManyStreams", g.session_streams + g.streams_refused},
           {"sessionEnded401", g.session_ended_refused},
+          {"responseTooLarge", g.response_too_large},
           {"refused",
            {{"session_request_burst", g.session_request_burst},
             {"session_concurrent_requests", g.session_concurrent_requests},
             {"concurrent_requests", g.concurrent_requests},
             {"session_streams", g.session_streams},
-            {"streams", g.streams_refused}}},
+            {"streams", g.streams_refused},
+            {"response_bytes", g.response_too_large}}},
           {"cutShort",
            {{"response_duration", g.cut_response_duration},
             {"session_ended", g.cut_session_ended},
-            {"stream_write_timeout", g.ended_stream_write_timeout}}},
+            {"stream_write_timeout", g.ended_stream_write_timeout},
+            {"response_bytes", g.cut_response_bytes}}},
           {"peak",
            {{"session_concurrent_requests", g.peak_session_in_flight},
             {"concurrent_requests", g.peak_in_flight},
@@ -256,6 +273,7 @@ nlohmann::json RunReport::GatewayJson() const {
             {"session_streams", scenario_.gateway.max_session_streams},
             {"streams", scenario_.gateway.max_streams},
             {"response_duration", apf::ToSeconds(scenario_.gateway.max_response_duration)},
+            {"response_bytes", scenario_.gateway.max_response_bytes},
             {"session_check_interval", apf::ToSeconds(scenario_.gateway.session_check_interval)},
             {"stream_write_timeout", apf::ToSeconds(scenario_.gateway.stream_write_timeout)}}}};
 }

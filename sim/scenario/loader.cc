@@ -131,6 +131,12 @@ Scenario ReadScenarioDocuments(std::vector<YAML::Node> docs, const std::string& 
       }
     };
     duration("maxResponseDuration", &gs.max_response_duration);
+    if (auto v = g.Optional("maxResponseBytes")) {
+      // Decoded bytes, a whole number (-max-response-bytes); up to 1 TiB.
+      const std::int64_t n = v->Int64();
+      if (n < 1 || n > (std::int64_t{1} << 40)) v->Fail("must be between 1 and 1099511627776");
+      gs.max_response_bytes = n;
+    }
     duration("sessionCheckInterval", &gs.session_check_interval);
     duration("streamWriteTimeout", &gs.stream_write_timeout);
     g.Finish();

@@ -173,6 +173,7 @@ struct GatewaySpec {
   int max_session_streams = 32;              // -max-session-streams
   int max_streams = 2000;                    // -max-streams (per gateway replica)
   apf::Nanos max_response_duration = 30 * 60 * apf::kSecond;  // -max-response-duration
+  std::int64_t max_response_bytes = 32 * 1024 * 1024;         // -max-response-bytes, decoded
   apf::Nanos session_check_interval = 5 * apf::kSecond;       // -session-check-interval
   apf::Nanos stream_write_timeout = 10 * apf::kSecond;        // -stream-write-timeout
 };

@@ -15,8 +15,43 @@ const char* GatewayCutName(GatewayCut cut) {
       return "session_ended";
     case GatewayCut::kStreamWriteTimeout:
       return "stream_write_timeout";
+    case GatewayCut::kResponseBytes:
+      return "response_bytes";
   }
   return "";
+}
+
+const char* GatewayRefusalName(GatewayRefusal why) {
+  switch (why) {
+    case GatewayRefusal::kRequestRateExceeded:
+      return "RequestRateExceeded";
+    case GatewayRefusal::kTooManyConcurrentRequests:
+      return "TooManyConcurrentRequests";
+    case GatewayRefusal::kTooManyStreams:
+      return "TooManyStreams";
+    case GatewayRefusal::kResponseTooLarge:
+      return "ResponseTooLarge";
+    case GatewayRefusal::kSessionEnded:
+      return "SessionEnded";
+  }
+  return "";
+}
+
+std::int64_t KnownResponseBytes(const CompiledRequest& request, const apf::RequestInfo& info,
+                                const ListResult& list, const Scenario& scenario) {
+  if (request.is_list) return list.bytes;
+  if (request.is_watch || request.resource < 0 || info.verb != "get" || !info.subresource.empty())
+    return -1;
+  return scenario.resources[static_cast<std::size_t>(request.resource)].average_bytes;
+}
+
+HttpResponse Gateway::ResponseTooLarge() {
+  ++counts_.response_too_large;
+  HttpResponse response;
+  response.status_code = 502;
+  response.body_is_status = true;
+  response.body_message = "ResponseTooLarge";
+  return response;
 }
 
 GatewayVerdict Gateway::Enter(apf::Nanos now, apf::RateLimiter& session_bucket,
@@ -30,6 +65,7 @@ GatewayVerdict Gateway::Enter(apf::Nanos now, apf::RateLimiter& session_bucket,
     v.refusal.status_code = 401;
     v.refusal.body_message = "Unauthorized";
     v.reason = "gateway: session ended (401)";
+    v.why = GatewayRefusal::kSessionEnded;
     ++counts_.session_ended_refused;
     return v;
   }
@@ -41,10 +77,12 @@ GatewayVerdict Gateway::Enter(apf::Nanos now, apf::RateLimiter& session_bucket,
         std::max(1, static_cast<int>(std::ceil(missing / spec_.session_request_rate)));
     v.refusal.body_message = "RequestRateExceeded";
     v.reason = "gateway: RequestRateExceeded (session_request_burst)";
+    v.why = GatewayRefusal::kRequestRateExceeded;
     ++counts_.session_request_burst;
     return v;
   }
   // A slot frees when another response ends: no Retry-After for these.
+  v.why = stream ? GatewayRefusal::kTooManyStreams : GatewayRefusal::kTooManyConcurrentRequests;
   if (stream) {
     if (session.streams >= spec_.max_session_streams) {
       v.refusal.body_message = "TooManyStreams";
@@ -124,6 +162,9 @@ void Gateway::CountCut(GatewayCut cut) {
       break;
     case GatewayCut::kStreamWriteTimeout:
       ++counts_.ended_stream_write_timeout;
+      break;
+    case GatewayCut::kResponseBytes:
+      ++counts_.cut_response_bytes;
       break;
   }
 }

@@ -7,7 +7,9 @@
 // -max-streams). A response it let through stays counted until it ends, a watch's included,
 // and is cut short at the response duration (-max-response-duration), at the first
 // session check (-session-check-interval) that finds its session ended, or, a stream whose
-// browser stopped reading, at the write timeout (-stream-write-timeout).
+// browser stopped reading, at the write timeout (-stream-write-timeout). An answer over the
+// response-byte bound (-max-response-bytes, decoded) is a 502 ResponseTooLarge when its
+// size is known before it starts, and is cut short at the bound otherwise.
 // Clock-free: Enter takes the virtual time and says whether the attempt passes or which
 // answer the gateway gives; CutOf says when and why an open response is cut short.
 // Tested by tests/sim/world/gateway_test.cc.
@@ -20,6 +22,9 @@
 #include "apf/base/virtual_time.h"
 #include "sim/clients/client_call.h"
 #include "sim/scenario/scenario.h"
+#include "sim/world/compiled_request.h"
+#include "sim/world/level_timeline.h"
+#include "sim/world/service_time.h"
 
 namespace sim {
 
@@ -37,13 +42,36 @@ struct GatewaySession {
 
 // Why an open response ends at the gateway's doing; the names are the seed's cause labels
 // (krm_foyer_responses_cut_short_total{cause}), the write timeout's is the flag's.
+// (doc/gateway.md#what-the-results-show indexes clients.csv's columns by it: keep the order).
 enum class GatewayCut : std::uint8_t {
   kNone,
   kResponseDuration,    // response_duration
   kSessionEnded,        // session_ended
   kStreamWriteTimeout,  // stream_write_timeout: the stream ends, its browser stopped reading
+  kResponseBytes,       // response_bytes: byte L + 1 of an answer of unknown size arrived
 };
 const char* GatewayCutName(GatewayCut cut);
+
+// Why the gateway answered instead of the apiserver: the reasons of its interruptions
+// (krm_foyer_interruptions_total{reason}), and the 401 of an ended session.
+enum class GatewayRefusal : std::uint8_t {
+  kRequestRateExceeded,
+  kTooManyConcurrentRequests,
+  kTooManyStreams,
+  kResponseTooLarge,
+  kSessionEnded,  // 401: the session has ended; not a bound
+};
+const char* GatewayRefusalName(GatewayRefusal why);
+static_assert(static_cast<int>(GatewayRefusal::kSessionEnded) + 1 == kGatewayRefusalKinds);
+static_assert(static_cast<int>(GatewayCut::kResponseBytes) == kGatewayCutKinds);
+
+// The decoded size of the answer to `request` that the world knows before the response
+// starts: a LIST's objects (its page, `list`), a GET's one object of its resource; -1 when
+// nothing is known (a write's answer, a subresource, a resource the scenario does not
+// list). Its initial events are what a watch's stream carries (the world sends no other
+// events); the stream's size is known only as it is counted.
+std::int64_t KnownResponseBytes(const CompiledRequest& request, const apf::RequestInfo& info,
+                                const ListResult& list, const Scenario& scenario);
 
 // What summary.json reports of the gateway, and its requests and streams open.
 struct GatewayCounts {
@@ -60,10 +88,12 @@ struct GatewayCounts {
   std::uint64_t session_streams = 0;              // 429 TooManyStreams
   std::uint64_t streams_refused = 0;              // 429 TooManyStreams (the replica's)
   std::uint64_t session_ended_refused = 0;        // 401: the session has ended
+  std::uint64_t response_too_large = 0;           // 502 ResponseTooLarge (response_bytes)
   // Responses cut short, by cause.
   std::uint64_t cut_response_duration = 0;
   std::uint64_t cut_session_ended = 0;
   std::uint64_t ended_stream_write_timeout = 0;
+  std::uint64_t cut_response_bytes = 0;
 };
 
 struct GatewayVerdict {
@@ -72,6 +102,7 @@ struct GatewayVerdict {
   // a trace gives.
   HttpResponse refusal;
   const char* reason = "";
+  GatewayRefusal why = GatewayRefusal::kRequestRateExceeded;
 };
 
 struct GatewayCutAt {
@@ -97,6 +128,17 @@ class Gateway {
   // the write timeout after its browser stops reading.
   GatewayCutAt CutOf(apf::Nanos opened, const GatewaySession& session, bool stream) const;
   void CountCut(GatewayCut cut);
+
+  // The response-byte bound on an answer of `bytes` decoded bytes (-1: not known before it
+  // starts). Up to the limit it passes; over it, the 502 when the size was known, else the
+  // cut at byte limit + 1. A stream is many snapshots and changes, not one answer: the bound
+  // does not apply to it.
+  bool OverResponseBytes(std::int64_t bytes, bool stream) const {
+    return !stream && bytes > spec_.max_response_bytes;
+  }
+  // The 502 ResponseTooLarge, decided on the apiserver's answer (the request reached
+  // Kubernetes): no Retry-After, since waiting does not make the answer smaller.
+  HttpResponse ResponseTooLarge();
 
   const GatewayCounts& counts() const { return counts_; }
   const GatewaySpec& spec() const { return spec_; }

@@ -88,6 +88,9 @@ ClientRow ClientTimeline::CloseInterval() {
   totals_.failed += row.failed;
   totals_.http429 += row.http429;
   totals_.calls_rejected += row.calls_rejected;
+  for (int i = 0; i < kGatewayRefusalKinds; ++i)
+    totals_.gateway_refused[i] += row.gateway_refused[i];
+  for (int i = 0; i < kGatewayCutKinds; ++i) totals_.gateway_cut[i] += row.gateway_cut[i];
   total_.Merge(open());
   interval_ = ClientRow{};
   open_ ^= 1;

@@ -148,11 +148,19 @@ struct ClientDistributions {
   void Clear();
 };
 
+// The gateway's answers instead of the apiserver's and its cuts, per client (indexed by
+// sim/world/gateway.h's GatewayRefusal, and GatewayCut less one).
+inline constexpr int kGatewayRefusalKinds = 5;
+inline constexpr int kGatewayCutKinds = 4;
+
 // What a run records about one client: logical calls, attempts and their outcomes.
 struct ClientRow {
   std::uint64_t calls, attempts, succeeded, failed, http429;
   // Calls that got their first 429 in the interval (a call retried ten times counts once).
   std::uint64_t calls_rejected;
+  // Behind the gateway: attempts it answered, by reason; responses it cut short, by cause.
+  std::uint64_t gateway_refused[kGatewayRefusalKinds];
+  std::uint64_t gateway_cut[kGatewayCutKinds];
   apf::Nanos latency_p50, latency_p99;
   // The interval's distributions, valid until the next CloseInterval (null in totals()).
   const ClientDistributions* distributions;
@@ -164,6 +172,8 @@ class ClientTimeline {
   void OnAttempt() { ++interval_.attempts; }
   void On429() { ++interval_.http429; }
   void OnCallRejected() { ++interval_.calls_rejected; }
+  void OnGatewayRefused(int why) { ++interval_.gateway_refused[why]; }
+  void OnGatewayCut(int cause) { ++interval_.gateway_cut[cause]; }
   // An attempt left the APF queue (dispatched, or timed out there) after `wait`; one that
   // ran at once waited 0. Attempts refused on arrival never queued and are not counted.
   // Inline: most waits are a constant 0.

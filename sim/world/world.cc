@@ -283,6 +283,7 @@ bool World::PassGateway(apf::Nanos now, int ai) {
     }
     return true;
   }
+  clients_[proc.client].timeline.OnGatewayRefused(static_cast<int>(verdict.why));
   a.answered = false;
   a.handle.level = -1;
   a.outcome = "rejected";
@@ -300,6 +301,7 @@ void World::OnGatewayCut(apf::Nanos now, int ai, GatewayCut cut) {
   Attempt& a = attempts_[ai];
   if (!a.via_gateway) return;
   gateway_.CountCut(cut);
+  ClientOf(a).timeline.OnGatewayCut(static_cast<int>(cut) - 1);
   if (a.traced) a.reason = GatewayCutName(cut);
   if (a.watch_open) {
     LeaveGateway(a);
@@ -481,9 +483,37 @@ void World::OnExecDone(apf::Nanos now, Attempt& a, int ai) {
     engine_.At(ends_at, Event{kWatchEnd, 0, Ref(ai, a.generation)});
   }
   if (!a.answered) {
-    DeliverResponse(now, a, ai, Apiserver::Answer(RequestOf(call), a.event_refusal));
+    DeliverResponse(now, a, ai,
+                    a.via_gateway ? GatewayAnswer(now, a, ai)
+                                  : Apiserver::Answer(RequestOf(call), a.event_refusal));
   }
   ReleaseAttempt(a, ai);
+}
+
+// The apiserver's answer as the gateway passes it on (doc/gateway.md#response-bytes): over
+// the byte bound, a 502 when its size is known before it starts, else its response is cut
+// short at once (the answer has started; the world counts a watch's initial events as sent
+// when they end, and sends no other events).
+HttpResponse World::GatewayAnswer(apf::Nanos now, Attempt& a, int ai) {
+  const CompiledRequest& request = RequestOf(calls_[a.call]);
+  HttpResponse answer = Apiserver::Answer(request, a.event_refusal);
+  if (a.event_refusal != nullptr) return answer;
+  const apf::RequestInfo& sent = SentRequestOf(a);
+  const ListResult list = replicas_[a.replica]->server.ListResultOf(request, sent);
+  const std::int64_t known = KnownResponseBytes(request, sent, list, scenario_);
+  if (known >= 0 && !request.is_watch) {
+    if (!gateway_.OverResponseBytes(known, a.gateway_stream)) return answer;
+    ClientOf(a).timeline.OnGatewayRefused(static_cast<int>(GatewayRefusal::kResponseTooLarge));
+    if (a.traced) a.reason = "gateway: ResponseTooLarge (response_bytes)";
+    return gateway_.ResponseTooLarge();
+  }
+  if (a.watch_open && gateway_.OverResponseBytes(list.bytes, a.gateway_stream)) {
+    engine_.Cancel(a.gateway_cut);
+    a.gateway_cut =
+        engine_.At(now, Event{kGatewayCut, static_cast<std::uint32_t>(GatewayCut::kResponseBytes),
+                              Ref(static_cast<std::uint32_t>(ai), a.generation)});
+  }
+  return answer;
 }
 
 void World::OnWaitTimeout(apf::Nanos now, int ai) {

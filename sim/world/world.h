@@ -229,6 +229,7 @@ class World : public EventHandler {
   bool PassGateway(apf::Nanos now, int attempt);
   void LeaveGateway(Attempt& attempt);
   void OnGatewayCut(apf::Nanos now, int attempt, GatewayCut cut);
+  HttpResponse GatewayAnswer(apf::Nanos now, Attempt& attempt, int ai);
   void EndWatch(apf::Nanos now, int attempt);
   // Inline (defined in world.cc, its only user): a request notes its level twice.
   inline void NoteLevel(apf::Nanos now, int replica, int level);

@@ -187,3 +187,54 @@ TEST_CASE("a response is cut at 30 minutes, a stream at its write timeout", "[ga
   CHECK(std::string(sim::GatewayCutName(cut.cut)) == "stream_write_timeout");
   CHECK(gateway.CutOf(5 * kSecond, session, false).at == 1805 * kSecond);
 }
+
+TEST_CASE("the response-byte bound: L passes, L + 1 is a 502 or a cut", "[gateway]") {
+  // Seed 003, "Response bytes": for a limit of L bytes, a response of up to L decoded bytes
+  // passes; over L it is a 502 ResponseTooLarge when known in advance, else cut short; the
+  // bound does not apply to a stream. L = 32 MiB = 33,554,432 by default.
+  sim::GatewaySpec spec;
+  spec.enabled = true;
+  CHECK(spec.max_response_bytes == 33554432);
+  sim::Gateway gateway(spec);
+  CHECK_FALSE(gateway.OverResponseBytes(33554431, false));
+  CHECK_FALSE(gateway.OverResponseBytes(33554432, false));
+  CHECK(gateway.OverResponseBytes(33554433, false));
+  CHECK_FALSE(gateway.OverResponseBytes(33554433, true));  // a stream
+  CHECK_FALSE(gateway.OverResponseBytes(-1, false));       // nothing known
+  const sim::HttpResponse r = gateway.ResponseTooLarge();
+  CHECK(r.status_code == 502);
+  CHECK_FALSE(r.has_retry_after);  // "Retry-After comes only where waiting is known to help"
+  CHECK(r.body_message == "ResponseTooLarge");
+  CHECK(gateway.counts().response_too_large == 1);
+  gateway.CountCut(sim::GatewayCut::kResponseBytes);
+  CHECK(gateway.counts().cut_response_bytes == 1);
+  CHECK(std::string(sim::GatewayCutName(sim::GatewayCut::kResponseBytes)) == "response_bytes");
+}
+
+TEST_CASE("the size the world knows before a response starts", "[gateway]") {
+  // A LIST returns its objects times their average size: 40,000 x 1,000 = 40,000,000
+  // bytes, over 32 MiB; a GET returns one object, 1,000 bytes; a write's size is not known.
+  sim::Scenario scenario;
+  sim::ResourceSpec pods;
+  pods.resource = "pods";
+  pods.objects = 40000;
+  pods.average_bytes = 1000;
+  scenario.resources.push_back(pods);
+  sim::CompiledRequest request;
+  request.resource = 0;
+  apf::RequestInfo info;
+  sim::ListResult list;
+  list.objects = 40000;
+  list.bytes = 40000 * 1000;
+  request.is_list = true;
+  info.verb = "list";
+  CHECK(sim::KnownResponseBytes(request, info, list, scenario) == 40000000);
+  request.is_list = false;
+  info.verb = "get";
+  CHECK(sim::KnownResponseBytes(request, info, sim::ListResult{}, scenario) == 1000);
+  info.subresource = "log";
+  CHECK(sim::KnownResponseBytes(request, info, sim::ListResult{}, scenario) == -1);
+  info.subresource.clear();
+  info.verb = "update";
+  CHECK(sim::KnownResponseBytes(request, info, sim::ListResult{}, scenario) == -1);
+}
