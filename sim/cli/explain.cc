@@ -169,7 +169,13 @@ FlowControlSetup SetupOf(const ExplainFlags& f, const po::variables_map& vm,
   } else if (objects_given && f.scenario_path.empty()) {
     options.object_stats.estimated_average_object_size_bytes = 1000;  // ResourceSpec's default
   }
+  for (const std::string& w : setup.reset_warnings) std::cerr << "apfsim explain: " << w << "\n";
   for (const apf::ConfigNote& n : setup.notes) {
+    // A spec put back is the warning above, with its fields and remedy.
+    if (n.message.rfind("mandatory object:", 0) == 0 ||
+        n.message.rfind("the suggested spec of this version replaces", 0) == 0) {
+      continue;
+    }
     std::cerr << "apfsim explain: note: " << n.object_kind << " " << n.name << ": " << n.message
               << "\n";
   }

@@ -4,6 +4,7 @@
 // 2 when an object or the input is invalid.
 #include "sim/flowcontrol/lint.h"
 
+#include <algorithm>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -21,7 +22,7 @@ namespace {
 int RunLint(const Args& args) {
   std::vector<std::string> files;
   std::string version_text, output, scenario_path;
-  bool strict = false;
+  bool strict = false, all = false;
   LintOptions options;
   po::options_description opts("options");
   opts.add_options()(
@@ -31,7 +32,11 @@ int RunLint(const Args& args) {
       "scenario", po::value(&scenario_path),
       "lint the flow-control objects of this scenario, with its Kubernetes version and "
       "in-flight limits (its files and inline objects; --config files are applied after)")(
-      "strict", po::bool_switch(&strict), "exit 1 when there is any warning")(
+      "strict", po::bool_switch(&strict),
+      "exit 1 when there is any warning about what you changed or added")(
+      "all", po::bool_switch(&all),
+      "also show the informational warnings about objects equal to the version's own "
+      "suggested or mandatory spec (never counted by --strict)")(
       "kubernetes-version", po::value(&version_text)->default_value("1.36"),
       "the cluster's version, whose default objects the files are applied to (1.29 to 1.37)")(
       "server-concurrency-limit",
@@ -92,7 +97,14 @@ int RunLint(const Args& args) {
   // A scenario's own setup honours its `defaults: false` and `--set`-style overrides.
   const FlowControlSetup setup = scenario ? BuildScenarioFlowControl(*scenario, &file_manifests)
                                           : BuildFlowControl(version, manifests);
-  const std::vector<LintWarning> warnings = LintFlowControl(manifests, setup, options);
+  std::vector<LintWarning> warnings = LintFlowControl(manifests, setup, options);
+  // Kubernetes' own objects, unchanged, hold for every cluster of the version: shown with
+  // --all, never failing --strict (doc/config-loading.md#stock-objects).
+  const std::size_t stock = static_cast<std::size_t>(std::count_if(
+      warnings.begin(), warnings.end(), [](const LintWarning& w) { return w.stock; }));
+  if (!all) std::erase_if(warnings, [](const LintWarning& w) { return w.stock; });
+  const std::size_t counted = static_cast<std::size_t>(std::count_if(
+      warnings.begin(), warnings.end(), [](const LintWarning& w) { return !w.stock; }));
   if (output == "json") {
     nlohmann::json out = nlohmann::json::array();
     for (const LintWarning& w : warnings) {
@@ -103,15 +115,22 @@ int RunLint(const Args& args) {
                      {"file", w.where.file},
                      {"line", w.where.line},
                      {"column", w.where.column},
-                     {"message", w.message}});
+                     {"message", w.message},
+                     {"informational", w.stock}});
     }
     std::cout << out.dump(2) << "\n";
   } else {
     for (const LintWarning& w : warnings) std::cout << FormatLintWarning(w) << "\n";
-    std::cout << warnings.size() << " warning(s) for Kubernetes " << version.ToString() << "\n";
+    std::cout << counted << " warning(s) for Kubernetes " << version.ToString();
+    if (stock > 0) {
+      std::cout << (all ? "; " : "; not shown: ") << stock
+                << " informational about the version's own unchanged objects"
+                << (all ? "" : " (--all shows them)");
+    }
+    std::cout << "\n";
   }
   // --strict: 1, the code `check` gives a failed assertion; 2 stays "bad input".
-  return strict && !warnings.empty() ? kExitExpectationFailed : kExitOk;
+  return strict && counted > 0 ? kExitExpectationFailed : kExitOk;
 }
 
 const Registration kLint({"", "lint", "validate flow-control files and warn about likely mistakes",

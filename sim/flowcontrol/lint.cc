@@ -10,6 +10,7 @@
 #include "apf/classification/user_info.h"
 #include "apf/config/bootstrap.h"
 #include "apf/config/bootstrap_ensurer.h"
+#include "apf/config/defaults.h"
 
 namespace sim {
 namespace {
@@ -516,7 +517,8 @@ std::vector<LintWarning> LintFlowControl(const FlowControlManifests& user,
     const auto& meta = pl.object.metadata;
     if (apf::IsSuggestedPriorityLevel(version, meta.name)) {
       const auto it = meta.annotations.find(apf::kAutoUpdateAnnotation);
-      const bool kept = it != meta.annotations.end() && apf::ParseGoBool(it->second) == false;
+      // Annotated "true", the spec is put back (spec-put-back below); "false" keeps it.
+      const bool kept = it != meta.annotations.end() && apf::ParseGoBool(it->second).has_value();
       bool differs = true;
       for (const auto& boot : apf::Bootstrap(version).suggested_priority_levels) {
         if (boot.metadata.name == meta.name) differs = !(boot.spec == pl.object.spec);
@@ -540,7 +542,8 @@ std::vector<LintWarning> LintFlowControl(const FlowControlManifests& user,
     const auto& meta = fs.object.metadata;
     if (apf::IsSuggestedFlowSchema(version, meta.name)) {
       const auto it = meta.annotations.find(apf::kAutoUpdateAnnotation);
-      const bool kept = it != meta.annotations.end() && apf::ParseGoBool(it->second) == false;
+      // Annotated "true", the spec is put back (spec-put-back below); "false" keeps it.
+      const bool kept = it != meta.annotations.end() && apf::ParseGoBool(it->second).has_value();
       bool differs = true;
       for (const auto& boot : apf::Bootstrap(version).suggested_flow_schemas) {
         if (boot.metadata.name == meta.name) differs = !(boot.spec == fs.object.spec);
@@ -564,12 +567,60 @@ std::vector<LintWarning> LintFlowControl(const FlowControlManifests& user,
   // Other notes (dangling ones are reported above).
   for (const apf::ConfigNote& n : setup.notes) {
     if (n.message.rfind("dangling", 0) == 0) continue;
+    // A spec put back is reported below, with its fields and remedy.
+    if (n.message.rfind("mandatory object:", 0) == 0 ||
+        n.message.rfind("the suggested spec of this version replaces", 0) == 0) {
+      continue;
+    }
     warn("config", n.object_kind == kFS ? kFS : kPL, n.name, n.field, n.message);
+  }
+
+  for (const std::string& text : setup.reset_warnings) {
+    LintWarning w;
+    w.check = "spec-put-back";
+    w.message = text;  // already names the object, its place and the remedy
+    out.push_back(std::move(w));
+  }
+
+  // Warnings about an object the user did not change (the version's own suggested or
+  // mandatory spec, as the config producer creates it) are informational: they hold for
+  // every cluster of this version, so `--strict` must not fail on them.
+  const apf::BootstrapObjects boot = apf::Bootstrap(version);
+  const auto stock_level = [&](const std::string& name) {
+    const apf::PriorityLevelConfiguration* have = nullptr;
+    for (const auto& pl : setup.objects.priority_levels) {
+      if (pl.metadata.name == name) have = &pl;
+    }
+    for (const auto* list : {&boot.mandatory_priority_levels, &boot.suggested_priority_levels}) {
+      for (apf::PriorityLevelConfiguration b : *list) {
+        apf::SetPriorityLevelConfigurationDefaults(b);
+        if (have && b.metadata.name == name && b.spec == have->spec) return true;
+      }
+    }
+    return false;
+  };
+  const auto stock_schema = [&](const std::string& name) {
+    const apf::FlowSchema* have = nullptr;
+    for (const auto& fs : setup.objects.flow_schemas) {
+      if (fs.metadata.name == name) have = &fs;
+    }
+    for (const auto* list : {&boot.mandatory_flow_schemas, &boot.suggested_flow_schemas}) {
+      for (apf::FlowSchema b : *list) {
+        apf::SetFlowSchemaDefaults(b);
+        if (have && b.metadata.name == name && b.spec == have->spec) return true;
+      }
+    }
+    return false;
+  };
+  for (LintWarning& w : out) {
+    if (w.check == "spec-put-back") continue;
+    w.stock = w.object_kind == kFS ? stock_schema(w.name) : stock_level(w.name);
   }
   return out;
 }
 
 std::string FormatLintWarning(const LintWarning& w) {
+  if (w.check == "spec-put-back") return w.message + " [" + w.check + "]";
   std::string out;
   if (!w.where.file.empty()) {
     out += w.where.file;

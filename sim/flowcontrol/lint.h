@@ -42,6 +42,9 @@ struct LintWarning {
   std::string field;     // "spec.limited.borrowingLimitPercent"; "" for the whole object
   SourceLocation where;  // in the user's files; empty for objects they did not write
   std::string message;
+  // The object is the version's own suggested or mandatory one, spec unchanged: the warning
+  // is about Kubernetes' defaults, not the user's edit (informational; `lint --all`).
+  bool stock = false;
 };
 
 struct LintOptions {

@@ -1,10 +1,12 @@
 #include "sim/flowcontrol/loader.h"
 
 #include <algorithm>
+#include <set>
 
 #include "apf/config/bootstrap_ensurer.h"
 #include "apf/config/defaults.h"
 #include "apf/config/validation.h"
+#include "sim/flowcontrol/manifest.h"
 
 namespace sim {
 namespace {
@@ -452,6 +454,91 @@ void ThrowIfInvalid(const FlowControlManifests& manifests) {
   if (!errors.empty()) throw errors.front();
 }
 
+namespace {
+
+std::string CompactValue(const nlohmann::json* v) { return v ? v->dump() : "(unset)"; }
+
+// The leaves of two specs that differ, as "path yours -> restored".
+void DiffSpec(const std::string& path, const nlohmann::json* yours, const nlohmann::json* restored,
+              std::vector<std::string>* out) {
+  if (yours && restored && *yours == *restored) return;
+  if (yours && restored && yours->is_object() && restored->is_object()) {
+    std::set<std::string> keys;
+    for (const auto& [k, v] : yours->items()) keys.insert(k);
+    for (const auto& [k, v] : restored->items()) keys.insert(k);
+    for (const std::string& k : keys) {
+      DiffSpec(path + "." + k, yours->contains(k) ? &yours->at(k) : nullptr,
+               restored->contains(k) ? &restored->at(k) : nullptr, out);
+    }
+    return;
+  }
+  if (yours && restored && yours->is_array() && restored->is_array() &&
+      yours->size() == restored->size()) {
+    for (std::size_t i = 0; i < yours->size(); ++i) {
+      DiffSpec(path + "[" + std::to_string(i) + "]", &(*yours)[i], &(*restored)[i], out);
+    }
+    return;
+  }
+  out->push_back(path + " " + CompactValue(yours) + " -> " + CompactValue(restored));
+}
+
+// The warning for an object whose spec the config producer put back, or "" if it kept it
+// (k/k pkg/registry/flowcontrol/ensurer: a suggested object is updated while
+// shouldUpdateSpec holds, a mandatory one always; doc/config-loading.md#specs-put-back).
+std::string ResetWarning(const char* kind, const std::string& name, bool mandatory,
+                         const nlohmann::json& yours, const nlohmann::json& restored,
+                         const FlowControlManifests& manifests) {
+  std::vector<std::string> fields;
+  DiffSpec("spec", &yours.at("spec"), &restored.at("spec"), &fields);
+  if (fields.empty()) return "";
+  std::string list;
+  for (const std::string& f : fields) list += (list.empty() ? "" : "; ") + f;
+  const ManifestSource* src = manifests.FindSource(kind, name);
+  std::string where;
+  if (src) {
+    const SourceLocation at = src->LocationOf("metadata.annotations");
+    where = at.file;
+    if (at.line > 0) where += ":" + std::to_string(at.line) + ":" + std::to_string(at.column);
+    if (!where.empty()) where += ": ";
+  }
+  const std::string why =
+      mandatory ? std::string(
+                      "it is a mandatory object, whose spec the apiserver always puts "
+                      "back whatever its annotation says (only the exempt level's "
+                      "nominalConcurrencyShares and lendablePercent are yours to set); "
+                      "this edit has no effect: ")
+                : std::string("the apiserver puts the suggested spec back while ") +
+                      apf::kAutoUpdateAnnotation +
+                      " is \"true\" (as in every object of a kubectl export), so this edit has "
+                      "no effect: ";
+  const std::string remedy =
+      mandatory ? std::string(". Change another object instead (a FlowSchema of your own)")
+                : std::string(". To keep your spec, set metadata.annotations[\"") +
+                      apf::kAutoUpdateAnnotation + "\"] to \"false\"";
+  return where + "warning: " + kind + " " + name + ": " + why + list + " (yours -> put back)" +
+         remedy;
+}
+
+template <typename Object, typename ToJson>
+void AddResetWarnings(const char* kind, const std::vector<Object>& applied,
+                      const std::vector<Object>& ensured, const std::vector<Object>& mandatory,
+                      ToJson to_json, const FlowControlManifests& manifests,
+                      std::vector<std::string>* out) {
+  for (const Object& mine : applied) {
+    for (const Object& now : ensured) {
+      if (now.metadata.name != mine.metadata.name || now.spec == mine.spec) continue;
+      const bool is_mandatory =
+          std::any_of(mandatory.begin(), mandatory.end(),
+                      [&](const Object& m) { return m.metadata.name == mine.metadata.name; });
+      std::string w = ResetWarning(kind, mine.metadata.name, is_mandatory, to_json(mine),
+                                   to_json(now), manifests);
+      if (!w.empty()) out->push_back(std::move(w));
+    }
+  }
+}
+
+}  // namespace
+
 FlowControlSetup BuildFlowControl(apf::KubernetesVersion version,
                                   const FlowControlManifests& manifests, bool with_bootstrap) {
   FlowControlSetup setup;
@@ -461,6 +548,12 @@ FlowControlSetup BuildFlowControl(apf::KubernetesVersion version,
   // ensures them before any request is matched, so a FlowSchema naming exempt works.
   setup.objects = with_bootstrap ? apf::EnsureBootstrapObjects(version, applied, &setup.notes)
                                  : apf::EnsureMandatoryObjects(version, applied, &setup.notes);
+  const apf::BootstrapObjects boot = apf::Bootstrap(version);
+  AddResetWarnings("PriorityLevelConfiguration", applied.priority_levels,
+                   setup.objects.priority_levels, boot.mandatory_priority_levels,
+                   PriorityLevelToJson, manifests, &setup.reset_warnings);
+  AddResetWarnings("FlowSchema", applied.flow_schemas, setup.objects.flow_schemas,
+                   boot.mandatory_flow_schemas, FlowSchemaToJson, manifests, &setup.reset_warnings);
   setup.config = apf::DigestConfig(setup.objects);
   for (const apf::ConfigNote& n : setup.config.notes) {
     // The digest's notes about supplying mandatory objects are expected without the

@@ -97,6 +97,11 @@ struct FlowControlSetup {
   apf::FlowControlObjects objects;  // as the cluster holds them after the config producer
   apf::FlowControlConfig config;    // as the APF filter digests them
   std::vector<apf::ConfigNote> notes;
+  // One warning per object whose spec the config producer put back (a suggested object
+  // annotated autoupdate-spec "true", or a mandatory one): "FILE:LINE:COLUMN: warning: ...",
+  // naming the fields put back with both values and the remedy
+  // (doc/config-loading.md#specs-put-back). Every command that loads objects prints them.
+  std::vector<std::string> reset_warnings;
 };
 
 // The configuration of a cluster of `version` to which `manifests` (valid) were applied.

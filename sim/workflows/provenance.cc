@@ -28,12 +28,18 @@ nlohmann::json RunProvenance(const RunInputs& inputs, const ResolvedRun& run) {
     for (const auto& listed : file_list) seen = seen || listed["path"] == f;
     if (!seen) file_list.push_back({{"path", f}, {"sha256", FileSha256(f)}});
   }
-  return {{"apfsimVersion", ApfsimBuildVersion()},
-          {"scenarioSha256", FileSha256(inputs.scenario_file)},
-          {"seed", s.seed},
-          {"sets", run.sets},
-          {"overlays", inputs.overlay_files},
-          {"files", file_list}};
+  nlohmann::json out = {{"apfsimVersion", ApfsimBuildVersion()},
+                        {"scenarioSha256", FileSha256(inputs.scenario_file)},
+                        {"seed", s.seed},
+                        {"sets", run.sets},
+                        {"overlays", inputs.overlay_files},
+                        {"files", file_list}};
+  // Edits the config producer put back (doc/config-loading.md#specs-put-back); only when
+  // there are some, so that other runs' outputs stay as they were.
+  if (!run.flow_control.reset_warnings.empty()) {
+    out["configWarnings"] = run.flow_control.reset_warnings;
+  }
+  return out;
 }
 
 std::string DescribeSets(const nlohmann::json& provenance) {

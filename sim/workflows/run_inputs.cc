@@ -105,6 +105,8 @@ ResolvedRun ResolveRunInputs(const RunInputs& inputs) {
   run.flow_control = BuildScenarioFlowControl(run.scenario, &overlay_manifests);
   CheckExpectationLevels(run.scenario, run.flow_control.config);
   run.warnings = InertInputWarnings(run, overlay_manifests);
+  run.warnings.insert(run.warnings.end(), run.flow_control.reset_warnings.begin(),
+                      run.flow_control.reset_warnings.end());
   std::erase_if(run.scenario.marks, [&](const Mark& m) { return m.at > run.scenario.duration; });
   return run;
 }

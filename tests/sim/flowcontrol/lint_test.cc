@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "apf/config/bootstrap.h"
 #include "sim/engine/random.h"
 
 using sim::LintWarning;
@@ -505,4 +506,26 @@ TEST_CASE("HandCoveredProbability agrees with dealing random hands", "[lint][pro
     INFO(c.queues << " queues, hand " << c.hand << ", " << c.others << " others: " << p);
     CHECK(std::abs(static_cast<double>(covered) / trials - p) < 5 * sd + 1e-4);
   }
+}
+
+TEST_CASE("lint: a suggested object's edit under autoupdate-spec true is put back, with fields",
+          "[lint][autoupdate]") {
+  // k/k pkg/registry/flowcontrol/ensurer: shouldUpdateSpec is true for annotation "true",
+  // so workload-low's shares go back to the 1.36 suggested 100 (bootstrap default.go).
+  sim::FlowControlManifests m;
+  apf::PriorityLevelConfiguration pl;
+  for (const auto& b : apf::Bootstrap({1, 36}).suggested_priority_levels) {
+    if (b.metadata.name == "workload-low") pl = b;
+  }
+  pl.metadata.annotations[apf::kAutoUpdateAnnotation] = "true";
+  pl.spec.limited->nominal_concurrency_shares = 200;
+  m.priority_levels.push_back({pl, {}});
+  const sim::FlowControlSetup setup = sim::BuildFlowControl({1, 36}, m);
+  REQUIRE(setup.reset_warnings.size() == 1);
+  CHECK(setup.reset_warnings[0] ==
+        "warning: PriorityLevelConfiguration workload-low: the apiserver puts the suggested spec "
+        "back while apf.kubernetes.io/autoupdate-spec is \"true\" (as in every object of a "
+        "kubectl export), so this edit has no effect: spec.limited.nominalConcurrencyShares 200 "
+        "-> 100 (yours -> put back). To keep your spec, set "
+        "metadata.annotations[\"apf.kubernetes.io/autoupdate-spec\"] to \"false\"");
 }
