@@ -6,6 +6,7 @@
 // doc/model.md#worked-allocation; seed000-fence.yaml's tenant-sweep adds 20).
 #include "sim/workflows/compare.h"
 
+#include <fmt/format.h>
 #include <sys/wait.h>
 
 #include <catch2/catch.hpp>
@@ -178,6 +179,19 @@ TEST_CASE("compare's table shows before, after and change, coloured only when as
   CHECK_THAT(plain, Catch::Contains("tenant-operator"));
   CHECK(plain.find('\033') == std::string::npos);
   CHECK(sim::CompareTable(c, true).find("\033[") != std::string::npos);
+}
+
+TEST_CASE("compare's table shows each level's wait max beside its p99", "[compare]") {
+  // The before side's workload-low waits in a burst: compare.json's waitMaxSeconds is the
+  // figure the table must show (formatted as the table formats seconds), whatever the p99.
+  sim::CompareRequest request = MiniDrift();
+  request.after_overrides = {"apiservers.maxRequestsInflight=200"};
+  const nlohmann::json c = sim::RunCompare(request).comparison;
+  const std::string plain = sim::CompareTable(c, false);
+  CHECK_THAT(plain, Catch::Contains("wait max"));  // the column
+  const double before = c["priorityLevels"]["workload-low"]["waitMaxSeconds"]["before"];
+  REQUIRE(before > 0);
+  CHECK_THAT(plain, Catch::Contains(fmt::format("{:.3f}s", before)));
 }
 
 TEST_CASE("compare refuses bad input with exit code 2", "[compare]") {
