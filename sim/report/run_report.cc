@@ -323,6 +323,23 @@ nlohmann::json RunReport::Summary() const {
   for (const Mark& m : scenario_.marks) {
     j["marks"].push_back({{"atSeconds", apf::ToSeconds(m.at)}, {"label", m.label}});
   }
+  // spec.events in the order they ran; absent without events (the numeric "events" below is
+  // the engine's event count).
+  if (!scenario_.events.empty()) {
+    nlohmann::json events = nlohmann::json::array();
+    for (const ScenarioEvent& e : scenario_.events) {
+      nlohmann::json resources = nlohmann::json::array();
+      for (const ResourceSpec& r : e.resources) {
+        resources.push_back({{"resource", r.resource},
+                             {"apiGroup", r.api_group},
+                             {"objects", r.objects},
+                             {"averageBytes", r.average_bytes}});
+      }
+      events.push_back(
+          {{"atSeconds", apf::ToSeconds(e.at)}, {"action", e.action}, {"resources", resources}});
+    }
+    j["scenarioEvents"] = events;
+  }
   j["priorityLevels"] = PriorityLevelsJson(end);
   j["clients"] = ClientsJson();
   j["replicas"] = ReplicasJson(end);

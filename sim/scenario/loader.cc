@@ -6,6 +6,7 @@
 #include "sim/io/yaml_input.h"
 #include "sim/scenario/apiserver_reader.h"
 #include "sim/scenario/client_reader.h"
+#include "sim/scenario/event_reader.h"
 #include "sim/scenario/expectation_reader.h"
 #include "sim/scenario/resource_reader.h"
 #include "sim/scenario/set_override.h"
@@ -167,6 +168,7 @@ Scenario ReadScenarioDocuments(std::vector<YAML::Node> docs, const std::string& 
     }
   }
   if (auto metrics = spec.Optional("resourcesFromMetrics")) ReadResourcesFromMetrics(*metrics, &s);
+  if (auto events = spec.Optional("events")) ReadEvents(*events, &s);
   std::set<std::string> names;
   if (auto clients = spec.Optional("clients")) {
     for (const YamlValue& cv : clients->Items()) {

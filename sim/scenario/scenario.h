@@ -209,6 +209,15 @@ struct Expectation {
   double seeds_share = 1.0;
 };
 
+// One entry of spec.events (scenarios/README.md#events). Only `resources` is modelled; the
+// loader refuses the other actions.
+struct ScenarioEvent {
+  apf::Nanos at = 0;
+  std::string action;                   // "resources"
+  std::vector<ResourceSpec> resources;  // replace the spec.resources entries of the same name
+  SourceLocation where;                 // the entry, for messages
+};
+
 struct Scenario {
   std::string name;
   std::string description;
@@ -246,6 +255,7 @@ struct Scenario {
   std::vector<ClientSpec> clients;
   AuditLogSpec audit_log;
   std::vector<Expectation> expectations;  // spec.expect
+  std::vector<ScenarioEvent> events;      // spec.events, in the order of `at`
 };
 
 }  // namespace sim

@@ -56,7 +56,7 @@ Apiserver::Apiserver(int index, const Scenario& scenario, const apf::FlowControl
 }
 
 void Apiserver::PollObjectCounts(apf::Nanos now) {
-  for (const ResourceSpec& r : scenario_.resources) {
+  for (const ResourceSpec& r : *resources_) {
     objects_.Set(r.api_group, r.resource, apf::ObjectStats{r.objects, r.average_bytes}, now);
   }
 }
@@ -105,7 +105,7 @@ ListResult Apiserver::ListOrWatchResultOf(const CompiledRequest& request,
   result.from_cache = !apf::ListDelegatedToStorage(info.query, consistent_reads_from_cache_);
   const int res = request.resource;
   if (res < 0) return result;
-  const ResourceSpec& spec = scenario_.resources[res];
+  const ResourceSpec& spec = (*resources_)[res];
   std::int64_t objects = MatchingObjects(spec, info);
   // A LIST with a limit or a continue token returns one page: the page size or the
   // remainder, or everything when the watch cache ignores the limit of resourceVersion
@@ -123,7 +123,7 @@ ListPage Apiserver::ListPageOf(const CompiledRequest& request, const apf::Reques
   const int res = request.resource;
   if (!request.is_list || res < 0) return ListPage{};
   const bool from_cache = !apf::ListDelegatedToStorage(info.query, consistent_reads_from_cache_);
-  return ServeListPage(info.query, MatchingObjects(scenario_.resources[res], info), from_cache);
+  return ServeListPage(info.query, MatchingObjects((*resources_)[res], info), from_cache);
 }
 
 HttpResponse Apiserver::GatewayTimeout() {

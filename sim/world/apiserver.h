@@ -57,6 +57,10 @@ class Apiserver {
 
   // The object-count tracker's periodic refresh: the scenario's resources, as of `now`.
   void PollObjectCounts(apf::Nanos now);
+  // Where the resources are read from from now on (a `resources` event, World): LIST
+  // results, pages and service times follow them at once; the work estimator at the next
+  // PollObjectCounts, as the real tracker does (doc/model.md#object-count-tracker).
+  void set_resources(const std::vector<ResourceSpec>* resources) { resources_ = resources; }
 
   // The handler of an admitted request starts at `now` (the request arrived at
   // `arrived`; `user` sent it): EventRateLimit's verdict, then the service time.
@@ -154,6 +158,9 @@ class Apiserver {
 
   int index_;
   const Scenario& scenario_;
+  // The resources as they stand now: spec.resources, or the world's copy once a `resources`
+  // event has changed them (set_resources).
+  const std::vector<ResourceSpec>* resources_ = &scenario_.resources;
   const ServiceTimeModel* service_time_;
   bool watch_list_gate_;  // the WatchList feature gate (the version's default unless the scenario
                           // says)

@@ -823,10 +823,27 @@ void World::HandleUncommonEvent(apf::Nanos now, const Event& event) {
     case kDump:
       if (observer_) observer_->OnDump(now, static_cast<int>(event.arg32));
       break;
+    case kScenarioEvent:
+      RunScenarioEvent(scenario_.events[event.arg32]);
+      break;
     case kObjectPoll:
       replicas_[event.arg32]->server.PollObjectCounts(now);
       engine_.After(apf::ObjectCountTracker::kDefaultCountPollPeriod, event);
       break;
+  }
+}
+
+void World::RunScenarioEvent(const ScenarioEvent& event) {
+  if (resources_now_.empty()) {
+    resources_now_ = scenario_.resources;
+    for (auto& rep : replicas_) rep->server.set_resources(&resources_now_);
+  }
+  // The loader checked that each names an entry and keeps its namespaces, so the resource
+  // indices of the compiled requests and the namespace draws stay valid.
+  for (const ResourceSpec& changed : event.resources) {
+    for (ResourceSpec& r : resources_now_) {
+      if (r.resource == changed.resource && r.api_group == changed.api_group) r = changed;
+    }
   }
 }
 

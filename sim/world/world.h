@@ -163,6 +163,7 @@ class World : public EventHandler {
     kDump,
     kObjectPoll,
     kGatewayCut,
+    kScenarioEvent,  // spec.events[arg32]
   };
 
   void HandleEvent(apf::Nanos now, const Event& event) override;
@@ -170,6 +171,8 @@ class World : public EventHandler {
   // kinds other than a generator's turn and a handler's return (see HandleEvent).
   void HandleEventAtIntervalEnd(apf::Nanos now, const Event& event);
   void HandleUncommonEvent(apf::Nanos now, const Event& event);
+  // A `resources` event: the named entries of the resources are replaced, on every replica.
+  void RunScenarioEvent(const ScenarioEvent& event);
   // The attempt slot a reference names, or -1 when it is gone or reused.
   int AttemptOf(std::uint64_t ref) const;
 
@@ -268,7 +271,10 @@ class World : public EventHandler {
     apf::FlowRef notes[2];
   };
   std::vector<NamespaceFlowNotes> namespace_flow_notes_;  // replica-major
-  std::vector<std::size_t> namespace_note_offset_;        // per resource, within a replica
+  // spec.resources as changed by the `resources` events so far; the replicas read it once
+  // the first such event has run (scenarios/README.md#events). Empty without events.
+  std::vector<ResourceSpec> resources_now_;
+  std::vector<std::size_t> namespace_note_offset_;  // per resource, within a replica
   std::size_t namespace_notes_per_replica_ = 0;
   // The note for `flow_schema`'s flow of namespace `namespace_index` of `resource` in
   // replica `replica`'s filter; the other FlowSchema's note is kept, an older one dropped.

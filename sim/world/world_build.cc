@@ -72,6 +72,11 @@ std::vector<World::LevelAttempts> World::client_levels(int client) const {
 
 void World::Build() {
   const ApiserverSpec& api = scenario_.apiservers;
+  // Scheduled first, so that an event runs before everything else due at its instant:
+  // requests arriving at `at` see the change (scenarios/README.md#events).
+  for (std::size_t e = 0; e < scenario_.events.size(); ++e) {
+    engine_.At(scenario_.events[e].at, Event{kScenarioEvent, static_cast<std::uint32_t>(e), 0});
+  }
   for (int r = 0; r < api.replicas; ++r) {
     replicas_.push_back(std::make_unique<Replica>(this, r, scenario_, config_, &service_time_));
     Replica& rep = *replicas_.back();

@@ -1,0 +1,101 @@
+#include "sim/scenario/event_reader.h"
+
+#include <algorithm>
+#include <array>
+#include <set>
+#include <string_view>
+
+#include "sim/scenario/resource_reader.h"
+
+namespace sim {
+namespace {
+
+constexpr std::array<std::string_view, 6> kActions = {"apply",   "delete", "restart",
+                                                      "stop",    "start",  "resources"};
+
+// The replica an action names must be one of apiserver-0 .. apiserver-(replicas-1), the
+// names the outputs use (sim/report/run_report.cc).
+void CheckReplica(const YamlValue& v, const Scenario& s) {
+  const std::string name = v.String();
+  for (int r = 0; r < s.apiservers.replicas; ++r) {
+    if (name == "apiserver-" + std::to_string(r)) return;
+  }
+  v.Fail("no replica \"" + name + "\": the scenario has apiserver-0 .. apiserver-" +
+         std::to_string(s.apiservers.replicas - 1));
+}
+
+}  // namespace
+
+void ReadEvents(const YamlValue& v, Scenario* s) {
+  std::vector<ScenarioEvent> events;
+  for (const YamlValue& ev : v.Items()) {
+    ScenarioEvent event;
+    YamlMap m = ev.Map();
+    YamlValue at_value = m.Required("at");
+    const apf::Nanos at = at_value.Duration();
+    if (at < 0) at_value.Fail("must not be negative: an event before the run changes nothing");
+    if (at >= s->duration) at_value.Fail("must be within the run's duration");
+    std::vector<std::string> present;
+    for (std::string_view a : kActions) {
+      if (m.Has(a)) present.emplace_back(a);
+    }
+    if (present.size() > 1) {
+      m.Required(present[1]).Fail("an event has exactly one action; this one also has `" +
+                                  present[0] + "`");
+    }
+    // An unknown key (a misspelt action among them) is named by Finish, with did-you-mean.
+    if (present.empty()) {
+      m.Finish();
+      ev.Fail("needs one action: apply, delete, restart, stop, start or resources");
+    }
+    const std::string& action = present[0];
+    YamlValue body = m.Required(action);
+    m.Finish();
+    if (action == "restart" || action == "stop" || action == "start") {
+      CheckReplica(body, *s);
+    } else if (action == "resources") {
+      std::set<std::string> seen;
+      for (const YamlValue& rv : body.Items()) {
+        ResourceSpec r = ReadResource(rv);
+        const std::string key = r.resource + "." + r.api_group;
+        if (!seen.insert(key).second) rv.Fail("resource " + key + " is listed twice");
+        const ResourceSpec* before = nullptr;
+        for (const ResourceSpec& old : s->resources) {
+          if (old.resource == r.resource && old.api_group == r.api_group) before = &old;
+        }
+        if (!before) rv.Fail("resource " + key + " is not in spec.resources: an event replaces one");
+        // The clients' namespace draws and the per-namespace notes are laid out once, from
+        // spec.resources; an event changes what the store holds, not where.
+        if (r.namespaces != before->namespaces || r.namespace_prefix != before->namespace_prefix ||
+            r.namespace_names != before->namespace_names) {
+          rv.Fail("an event changes objects and averageBytes only; the namespaces of " + key +
+                  " must stay as spec.resources gives them");
+        }
+        event.resources.push_back(std::move(r));
+      }
+    } else {
+      body.Items();  // apply and delete: a list of objects
+    }
+    if (action != "resources") {
+      body.Fail("the `" + action + "` action is not supported yet: the simulator cannot model it");
+    }
+    event.at = at;
+    event.action = action;
+    event.where = ev.where();
+    events.push_back(std::move(event));
+  }
+  // In the order of `at`; events at the same instant in the order they are written.
+  std::stable_sort(events.begin(), events.end(),
+                   [](const ScenarioEvent& a, const ScenarioEvent& b) { return a.at < b.at; });
+  for (const ScenarioEvent& e : events) {
+    std::string label = "event: " + e.action;
+    for (const ResourceSpec& r : e.resources) {
+      label += " " + r.resource + (r.api_group.empty() ? "" : "." + r.api_group) + "=" +
+               std::to_string(r.objects);
+    }
+    s->marks.push_back(Mark{e.at, label, e.where});
+  }
+  s->events = std::move(events);
+}
+
+}  // namespace sim

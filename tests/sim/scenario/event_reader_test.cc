@@ -1,0 +1,92 @@
+// spec.events (sim/scenario/event_reader.h): each refusal names its line, column and field.
+// Lines and columns are counted by hand in the text below (1-based).
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "sim/io/input_error.h"
+#include "sim/scenario/loader.h"
+
+namespace {
+
+// The scenario up to spec.events (lines 1-12); each test adds its events from line 13 on.
+const char* const kHead =
+    "apiVersion: apfsim/v1alpha1\n"                                           // 1
+    "kind: Scenario\n"                                                        // 2
+    "metadata: {name: ev}\n"                                                  // 3
+    "spec:\n"                                                                 // 4
+    "  duration: 10m\n"                                                       // 5
+    "  apiservers: {replicas: 2}\n"                                           // 6
+    "  resources:\n"                                                          // 7
+    "  - {resource: configmaps, objects: 100, namespaces: 1}\n"               // 8
+    "  clients:\n"                                                            // 9
+    "  - name: reader\n"                                                      // 10
+    "    traffic:\n"                                                          // 11
+    "    - constant: {rate: 1, request: {verb: get, resource: configmaps}}\n";  // 12
+
+sim::InputError ErrorOf(const std::string& events, const std::vector<std::string>& sets = {}) {
+  try {
+    sim::ParseScenarioText(std::string(kHead) + "  events:\n" + events, "ev.yaml", sets);
+  } catch (const sim::InputError& e) {
+    return e;
+  }
+  FAIL("no InputError was thrown");
+  throw;  // unreachable
+}
+
+}  // namespace
+
+TEST_CASE("events: at must lie within the run", "[events]") {
+  // Line 14 is the first event; "  - at: " puts the value at column 9.
+  sim::InputError e = ErrorOf("  - at: -1s\n    restart: apiserver-0\n");
+  CHECK(e.where().line == 14);
+  CHECK(e.where().column == 9);
+  CHECK(e.field_path() == "spec.events[0].at");
+  CHECK(e.message() == "must not be negative: an event before the run changes nothing");
+  // 10m is the duration: the run's last instant is before it.
+  e = ErrorOf("  - at: 10m\n    restart: apiserver-0\n");
+  CHECK(e.message() == "must be within the run's duration");
+  // --set reaches events like any other field, and the checks hold on the value it sets.
+  e = ErrorOf("  - at: 1m\n    restart: apiserver-0\n", {"events.0.at=11m"});
+  CHECK(e.field_path() == "spec.events[0].at");
+  CHECK(e.message() == "must be within the run's duration");
+}
+
+TEST_CASE("events: exactly one action", "[events]") {
+  sim::InputError e = ErrorOf("  - at: 1m\n    stop: apiserver-0\n    start: apiserver-0\n");
+  // The second action (in the order of kActions: stop before start) is named, at line 16.
+  CHECK(e.where().line == 16);
+  CHECK(e.where().column == 12);
+  CHECK(e.field_path() == "spec.events[0].start");
+  CHECK(e.message() == "an event has exactly one action; this one also has `stop`");
+  e = ErrorOf("  - at: 1m\n    restrat: apiserver-0\n");
+  CHECK(e.where().line == 15);
+  CHECK(e.field_path() == "spec.events[0].restrat");
+  CHECK(e.message().find("unknown field") != std::string::npos);
+  CHECK(e.message().find("restart") != std::string::npos);  // did-you-mean
+  e = ErrorOf("  - at: 1m\n");
+  CHECK(e.where().line == 14);
+  CHECK(e.message() == "needs one action: apply, delete, restart, stop, start or resources");
+}
+
+TEST_CASE("events: a replica or resource that does not exist", "[events]") {
+  // replicas: 2 gives apiserver-0 and apiserver-1.
+  sim::InputError e = ErrorOf("  - at: 1m\n    restart: apiserver-2\n");
+  CHECK(e.where().line == 15);
+  CHECK(e.where().column == 14);
+  CHECK(e.field_path() == "spec.events[0].restart");
+  CHECK(e.message() == "no replica \"apiserver-2\": the scenario has apiserver-0 .. apiserver-1");
+  e = ErrorOf("  - at: 1m\n    resources:\n    - {resource: secrets, objects: 5}\n");
+  CHECK(e.where().line == 16);
+  CHECK(e.message() == "resource secrets. is not in spec.resources: an event replaces one");
+}
+
+TEST_CASE("events: valid actions the world does not model yet are refused at their line",
+          "[events]") {
+  // Accepting them and doing nothing would silently give a run without the change.
+  sim::InputError e = ErrorOf("  - at: 1m\n    stop: apiserver-1\n");
+  CHECK(e.where().line == 15);
+  CHECK(e.field_path() == "spec.events[0].stop");
+  CHECK(e.message() == "the `stop` action is not supported yet: the simulator cannot model it");
+  e = ErrorOf("  - at: 1m\n    delete:\n    - {kind: FlowSchema, name: x}\n");
+  CHECK(e.message() == "the `delete` action is not supported yet: the simulator cannot model it");
+}
