@@ -183,6 +183,27 @@ json ExplainRequest(const FlowControlSetup& setup, const apf::UserInfo& user,
   return out;
 }
 
+namespace {
+
+// The level's bounds in words. Without a borrowingLimitPercent the controller's maxCL is
+// nominalCL + serverCL (apf_controller.go, finishQueueSetReconfigsLocked), a figure no
+// level can reach: the seats it borrows come out of the server's, so that is the bound
+// stated. An exempt level's requests are never held back by seats at all.
+std::string SeatBounds(const json& level) {
+  if (level["type"] == "Exempt") {
+    return "no bounds apply (exempt requests are never held back by seats)";
+  }
+  if (level["borrowingLimitPercent"].is_null()) {
+    return "so at least " + level["minSeats"].dump() +
+           " seats; upper bound: no limit set (at most the server's " +
+           level["serverConcurrencyLimit"].dump() + " seats)";
+  }
+  return "so between " + level["minSeats"].dump() + " and " + level["maxSeats"].dump() +
+         " seats (borrowing " + level["borrowingLimitPercent"].dump() + "%)";
+}
+
+}  // namespace
+
 std::string FormatExplanation(const json& e) {
   std::string out;
   const json& r = e["request"];
@@ -243,14 +264,10 @@ std::string FormatExplanation(const json& e) {
   } else {
     out += "hand of queues:  " + e["handNote"].get<std::string>() + "\n";
   }
-  const std::string borrowing = level["borrowingLimitPercent"].is_null()
-                                    ? std::string("unlimited")
-                                    : level["borrowingLimitPercent"].dump() + "%";
   out += "nominal seats:   " + level["nominalSeats"].dump() + " of " +
          level["serverConcurrencyLimit"].dump() + " (" + level["nominalConcurrencyShares"].dump() +
          " of " + level["shareSum"].dump() + " shares); lendable " + level["lendableSeats"].dump() +
-         ", so between " + level["minSeats"].dump() + " and " + level["maxSeats"].dump() +
-         " seats (borrowing " + borrowing + ")\n";
+         ", " + SeatBounds(level) + "\n";
   if (level.contains("maxSeatsPerRequest")) {
     out += "max seats/request: " + level["maxSeatsPerRequest"].dump() + "\n";
   }

@@ -26,7 +26,7 @@ std::string CheckVerdictsText(const ScenarioCheck& check, bool quiet, bool colou
     if (quiet && r.passed) continue;
     const Expectation& e = r.expectation;
     out << "  " << (r.passed ? paint("32", "PASS") : paint("31", "FAIL")) << "  "
-        << DescribeExpectation(e) << ": measured " << FormatMeasured(r.measured);
+        << DescribeExpectation(e) << ": measured " << FormatMeasured(r.measured, e);
     if (!r.seeds.empty()) out << " (" << DescribeSeedVerdict(r) << ")";
     if (!e.description.empty()) out << "  (" << e.description << ")";
     if (!r.passed) out << "  [" << check.file << ":" << e.where.line << "]";

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 #include "sim/io/input_error.h"
 #include "sim/io/text.h"
@@ -195,6 +196,22 @@ std::string DescribeSeedVerdict(const ExpectationResult& r) {
 
 std::string FormatMeasured(const std::optional<double>& measured) {
   return measured ? fmt::format("{}", *measured) : "null";
+}
+
+std::string FormatMeasured(const std::optional<double>& measured, const Expectation& e) {
+  if (!measured || e.value_decimals < 0) return FormatMeasured(measured);
+  const bool verdict = CompareExpectation(*measured, e.op, e.value);
+  // 17 significant digits always read back as the same double: stop there at the latest.
+  for (int decimals = e.value_decimals; decimals <= 17; ++decimals) {
+    std::string text = fmt::format("{:.{}f}", *measured, decimals);
+    if (text == "-0" || text.rfind("-0.", 0) == 0) {
+      if (std::strtod(text.c_str(), nullptr) == 0) text.erase(0, 1);  // no "-0"
+    }
+    if (CompareExpectation(std::strtod(text.c_str(), nullptr), e.op, e.value) == verdict) {
+      return text;
+    }
+  }
+  return FormatMeasured(measured);
 }
 
 }  // namespace sim

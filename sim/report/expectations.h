@@ -82,6 +82,11 @@ std::string DescribeSeedVerdict(const ExpectationResult& r);
 
 // The measured value as printed: "1234", "0.25", "null".
 std::string FormatMeasured(const std::optional<double>& measured);
+// The measured value as `e` is written: to as many decimals as its value has ("< 600":
+// 576.3333 prints "576"), with more where that rounding would read as the other verdict
+// (0.4 against "== 0" prints "0.4", not "0"); as FormatMeasured when written with an
+// exponent.
+std::string FormatMeasured(const std::optional<double>& measured, const Expectation& e);
 
 }  // namespace sim
 

@@ -85,8 +85,9 @@ std::string JunitXml(const std::vector<ScenarioCheck>& checks) {
         out += "/>\n";
         continue;
       }
-      std::string message = fmt::format("measured {}, expected {} {}", FormatMeasured(r.measured),
-                                        ExpectationOpText(e.op), e.value);
+      std::string message =
+          fmt::format("measured {}, expected {} {}", FormatMeasured(r.measured, e),
+                      ExpectationOpText(e.op), e.value);
       if (!r.seeds.empty()) message += "; " + DescribeSeedVerdict(r);
       out += ">\n";
       out += fmt::format(

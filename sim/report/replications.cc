@@ -265,8 +265,10 @@ std::string ReplicationsTable(const nlohmann::json& r, bool colour) {
     if (l.is_null()) continue;
     // Limits are the whole run's: a window holds only what happened in it.
     const nlohmann::json& whole = r["priorityLevels"][name];
-    levels.push_back({name, MeanAndInterval(At(whole, {"nominalCL"}), false),
-                      MeanAndInterval(At(whole, {"meanCurrentCL"}), false),
+    // A MaxInFlight pool of limit 0 is unlimited (summary.json's "unlimited").
+    const bool no_limit = whole.value("unlimited", false);
+    levels.push_back({name, no_limit ? "-" : MeanAndInterval(At(whole, {"nominalCL"}), false),
+                      no_limit ? "-" : MeanAndInterval(At(whole, {"meanCurrentCL"}), false),
                       MeanAndInterval(At(l, {"peakExecutingSeats"}), false),
                       MeanAndInterval(At(l, {"dispatched"}), false),
                       MeanAndInterval(At(l, {"rejected", "queue-full"}), false),

@@ -37,6 +37,13 @@ bool HasClosedLoop(const ClientSpec& spec) {
   return false;
 }
 
+// A MaxInFlight pool whose limit is 0 gets no channel in WithMaxInFlightLimit
+// (k8s.io/apiserver/pkg/server/filters/maxinflight.go): it is unlimited, not limited to 0
+// seats. summary.json keeps its nominalCL 0 and says "unlimited": true beside it.
+bool UnlimitedPool(const apf::FlowControl& fc, const LevelTimeline& tl) {
+  return !fc.apf_enabled() && tl.nominal_cl() == 0;
+}
+
 }  // namespace
 
 RunReport::RunReport(const Scenario& scenario, std::string out_dir, bool timelines)
@@ -155,6 +162,7 @@ nlohmann::json RunReport::ReplicasJson(apf::Nanos end) const {
       lj["rejected"] = RejectedJson(c.rejected);
       lj["waitSeconds"] = Percentiles(tl.total_waits());
       lj["peakExecutingSeats"] = tl.peak_executing_seats();
+      if (UnlimitedPool(fc, tl)) lj["unlimited"] = true;
       replica_levels[name] = lj;
     }
     replicas.push_back(
@@ -196,6 +204,7 @@ nlohmann::json RunReport::PriorityLevelsJson(apf::Nanos end) const {
     lj["waitSeconds"] = Percentiles(waits);
     lj["peakExecutingSeats"] = peak_exec;
     lj["worstInterval"] = figures_.LevelWorst(name);
+    if (UnlimitedPool(fc0, tl0)) lj["unlimited"] = true;
     levels[name] = lj;
   }
   return levels;
@@ -422,9 +431,13 @@ std::string RunReport::SummaryTable(const nlohmann::json& s, bool colour) {
   std::vector<std::pair<int, std::string>> order;
   for (auto& [name, l] : levels.items()) order.emplace_back(-l["nominalCL"].get<int>(), name);
   std::sort(order.begin(), order.end());
-  std::string hidden;  // the levels whose p99 hides their maximum
+  std::string hidden;     // the levels whose p99 hides their maximum
+  std::string unlimited;  // the MaxInFlight pools without a limit
   for (auto& [unused, name] : order) {
     const auto& l = levels[name];
+    // The window's figures do not repeat the flag: it is the run's.
+    const bool no_limit = s["priorityLevels"][name].value("unlimited", false);
+    if (no_limit) unlimited += (unlimited.empty() ? "" : ", ") + name;
     const std::uint64_t qf = l["rejected"][apf::RejectReasonName(apf::RejectReason::kQueueFull)],
                         to = l["rejected"][apf::RejectReasonName(apf::RejectReason::kTimeOut)],
                         cl = l["rejected"]
@@ -432,8 +445,9 @@ std::string RunReport::SummaryTable(const nlohmann::json& s, bool colour) {
     const double p99 = l["waitSeconds"]["p99"].get<double>(),
                  max = l["waitSeconds"]["max"].get<double>();
     out += fmt::format(
-        "{:<24} {:>7} {:>8.1f} {:>6} {:>9} {:>10} {:>8} {:>8} {:>8.3f}s {:>8.3f}s {:>8.3f}s\n",
-        name, l["nominalCL"].get<int>(), l["meanCurrentCL"].get<double>(),
+        "{:<24} {:>7} {:>8} {:>6} {:>9} {:>10} {:>8} {:>8} {:>8.3f}s {:>8.3f}s {:>8.3f}s\n", name,
+        no_limit ? std::string("-") : std::to_string(l["nominalCL"].get<int>()),
+        no_limit ? std::string("-") : fmt::format("{:.1f}", l["meanCurrentCL"].get<double>()),
         l["peakExecutingSeats"].get<int>(), l["dispatched"].get<std::uint64_t>(),
         red(std::to_string(qf), qf > 0), red(std::to_string(to), to > 0),
         red(std::to_string(cl), cl > 0), l["waitSeconds"]["p50"].get<double>(), p99, max);
@@ -455,6 +469,9 @@ std::string RunReport::SummaryTable(const nlohmann::json& s, bool colour) {
     }
   }
   if (!hidden.empty()) out += red(hidden, true);
+  if (!unlimited.empty()) {
+    out += fmt::format("{}: unlimited (a MaxInFlight limit of 0 sets no limit)\n", unlimited);
+  }
   out += '\n';
   out += bold(fmt::format("{:<24} {:>8} {:>9} {:>7} {:>7} {:>9} {:>9} {:>9} {:>9} {:>8}", "client",
                           "calls", "rejected", "429s", "failed", "lat p99", "queue p99",

@@ -9,6 +9,17 @@
 
 namespace sim {
 
+namespace {
+
+// The digits after the point of a number as written: "600" 0, "0.25" 2, "1e3" -1.
+int DecimalsWritten(const std::string& text) {
+  if (text.find_first_of("eE") != std::string::npos) return -1;
+  const std::size_t point = text.find('.');
+  return point == std::string::npos ? 0 : static_cast<int>(text.size() - point - 1);
+}
+
+}  // namespace
+
 Expectation ReadExpectation(const YamlValue& v, const Scenario& s) {
   YamlMap m = v.Map();
   YamlValue path = m.Required("path");
@@ -36,6 +47,7 @@ Expectation ReadExpectation(const YamlValue& v, const Scenario& s) {
       e.op = *ParseExpectationOp(op);
       e.value = value->Number();
       if (!std::isfinite(e.value)) value->Fail("must be a finite number");
+      e.value_decimals = DecimalsWritten(value->Text());
     }
   }
   e.description = m.StringOr("description", "");

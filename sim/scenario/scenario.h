@@ -195,6 +195,9 @@ struct Expectation {
   enum class Op { kEq, kNe, kLt, kLe, kGt, kGe };
   Op op = Op::kEq;
   double value = 0;
+  // The digits after the decimal point of `value` as written ("600": 0, "0.25": 2); -1
+  // when written with an exponent. The measured value is printed to as many.
+  int value_decimals = -1;
   std::string description;
   bool windowed = false;
   apf::Nanos window_from = 0;

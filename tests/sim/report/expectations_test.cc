@@ -251,3 +251,32 @@ TEST_CASE("XmlEscape escapes markup and replaces characters XML cannot carry", "
   CHECK(sim::XmlEscape("a<b>&\"c'") == "a&lt;b&gt;&amp;&quot;c&apos;");
   CHECK(sim::XmlEscape(std::string("x\x01y\tz\n")) == "x\xEF\xBF\xBDy\tz\n");
 }
+
+TEST_CASE("check prints a measured value to the decimals its expectation is written with",
+          "[expectations]") {
+  // Hand-worked: 1729 / 3 = 576.333... against "< 600" (no decimals) prints "576";
+  // against "<= 576.5" (one decimal) "576.3".
+  Expectation e;
+  e.op = Expectation::Op::kLt;
+  e.value = 600;
+  e.value_decimals = 0;
+  CHECK(sim::FormatMeasured(1729.0 / 3, e) == "576");
+  e.op = Expectation::Op::kLe;
+  e.value = 576.5;
+  e.value_decimals = 1;
+  CHECK(sim::FormatMeasured(1729.0 / 3, e) == "576.3");
+  // 0.4 against "== 0" fails; "0" would read as a pass, so a decimal more is printed.
+  e.op = Expectation::Op::kEq;
+  e.value = 0;
+  e.value_decimals = 0;
+  CHECK(sim::FormatMeasured(0.4, e) == "0.4");
+  CHECK(sim::FormatMeasured(0.0, e) == "0");
+  // 599.7 against "< 600" passes; "600" would read as a failure: "599.7".
+  e.op = Expectation::Op::kLt;
+  e.value = 600;
+  CHECK(sim::FormatMeasured(599.7, e) == "599.7");
+  // Written with an exponent, or nothing measured: as before.
+  e.value_decimals = -1;
+  CHECK(sim::FormatMeasured(1729.0 / 3, e) == "576.3333333333334");
+  CHECK(sim::FormatMeasured(std::nullopt, e) == "null");
+}
