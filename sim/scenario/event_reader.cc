@@ -10,8 +10,8 @@
 namespace sim {
 namespace {
 
-constexpr std::array<std::string_view, 6> kActions = {"apply",   "delete", "restart",
-                                                      "stop",    "start",  "resources"};
+constexpr std::array<std::string_view, 6> kActions = {"apply", "delete", "restart",
+                                                      "stop",  "start",  "resources"};
 
 // The replica an action names must be one of apiserver-0 .. apiserver-(replicas-1), the
 // names the outputs use (sim/report/run_report.cc).
@@ -40,8 +40,8 @@ void ReadEvents(const YamlValue& v, Scenario* s) {
       if (m.Has(a)) present.emplace_back(a);
     }
     if (present.size() > 1) {
-      m.Required(present[1]).Fail("an event has exactly one action; this one also has `" +
-                                  present[0] + "`");
+      m.Required(present[1])
+          .Fail("an event has exactly one action; this one also has `" + present[0] + "`");
     }
     // An unknown key (a misspelt action among them) is named by Finish, with did-you-mean.
     if (present.empty()) {
@@ -63,7 +63,8 @@ void ReadEvents(const YamlValue& v, Scenario* s) {
         for (const ResourceSpec& old : s->resources) {
           if (old.resource == r.resource && old.api_group == r.api_group) before = &old;
         }
-        if (!before) rv.Fail("resource " + key + " is not in spec.resources: an event replaces one");
+        if (!before)
+          rv.Fail("resource " + key + " is not in spec.resources: an event replaces one");
         // The clients' namespace draws and the per-namespace notes are laid out once, from
         // spec.resources; an event changes what the store holds, not where.
         if (r.namespaces != before->namespaces || r.namespace_prefix != before->namespace_prefix ||

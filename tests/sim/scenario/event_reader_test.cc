@@ -10,17 +10,17 @@ namespace {
 
 // The scenario up to spec.events (lines 1-12); each test adds its events from line 13 on.
 const char* const kHead =
-    "apiVersion: apfsim/v1alpha1\n"                                           // 1
-    "kind: Scenario\n"                                                        // 2
-    "metadata: {name: ev}\n"                                                  // 3
-    "spec:\n"                                                                 // 4
-    "  duration: 10m\n"                                                       // 5
-    "  apiservers: {replicas: 2}\n"                                           // 6
-    "  resources:\n"                                                          // 7
-    "  - {resource: configmaps, objects: 100, namespaces: 1}\n"               // 8
-    "  clients:\n"                                                            // 9
-    "  - name: reader\n"                                                      // 10
-    "    traffic:\n"                                                          // 11
+    "apiVersion: apfsim/v1alpha1\n"                                             // 1
+    "kind: Scenario\n"                                                          // 2
+    "metadata: {name: ev}\n"                                                    // 3
+    "spec:\n"                                                                   // 4
+    "  duration: 10m\n"                                                         // 5
+    "  apiservers: {replicas: 2}\n"                                             // 6
+    "  resources:\n"                                                            // 7
+    "  - {resource: configmaps, objects: 100, namespaces: 1}\n"                 // 8
+    "  clients:\n"                                                              // 9
+    "  - name: reader\n"                                                        // 10
+    "    traffic:\n"                                                            // 11
     "    - constant: {rate: 1, request: {verb: get, resource: configmaps}}\n";  // 12
 
 sim::InputError ErrorOf(const std::string& events, const std::vector<std::string>& sets = {}) {
