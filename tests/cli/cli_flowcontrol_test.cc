@@ -115,6 +115,20 @@ TEST_CASE("apfsim explain deals the flow's hand as the queue set would", "[cli]"
   CHECK(e["hand"] == nlohmann::json::array({55, 62, 126, 125, 105, 1}));
 }
 
+TEST_CASE("apfsim explain says a level without a borrowing limit has no upper bound set",
+          "[cli][explain]") {
+  // global-default (1.36 defaults) sets no borrowingLimitPercent. The server's limit is
+  // kube-apiserver's --max-requests-inflight 400 + --max-mutating-requests-inflight 200 = 600;
+  // nominal ceil(600 x 20 / 245) = 49, lendable round(49 x 50%) = 25 (math.Round: 24.5 up),
+  // so at least 49 - 25 = 24 seats
+  // (doc/model.md#nominal-seats).
+  const Run r = Apfsim("explain --user alice --verb get --resource pods --namespace default");
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("nominal seats:   49 of 600 (20 of 245 shares); lendable 25, "
+                                    "so at least 24 seats; upper bound: no limit set (at most "
+                                    "the server's 600 seats)"));
+}
+
 TEST_CASE("apfsim explain of GET /healthz by an anonymous user", "[cli]") {
   const Run r = Apfsim("explain --anonymous --path /healthz --output json");
   REQUIRE(r.exit_code == 0);
