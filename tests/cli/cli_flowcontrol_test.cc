@@ -129,6 +129,25 @@ TEST_CASE("apfsim explain says a level without a borrowing limit has no upper bo
                                     "the server's 600 seats)"));
 }
 
+TEST_CASE("apfsim run shows a MaxInFlight pool of limit 0 as unlimited", "[cli][maxinflight]") {
+  // server/filters/maxinflight.go WithMaxInFlightLimit: a limit of 0 makes no channel for
+  // that kind, so mutating requests are never held back. The table shows no nominal
+  // figure for the pool, says why, and summary.json marks it.
+  const test_support::ScratchDir scratch("apfsim-cli-maxinflight");
+  const std::string out = (scratch.path() / "out").string();
+  const Run r = Apfsim(std::string("run ") + APFSIM_SOURCE_DIR +
+                       "/scenarios/event-storm.yaml --set apiservers.maxMutatingRequestsInflight=0"
+                       " --set duration=20s --out " +
+                       out);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out,
+             Catch::Contains("mutating: unlimited (a MaxInFlight limit of 0 sets no limit)"));
+  std::ifstream f(out + "/summary.json");
+  const nlohmann::json summary = nlohmann::json::parse(f);
+  CHECK(summary["priorityLevels"]["mutating"]["unlimited"] == true);
+  CHECK_FALSE(summary["priorityLevels"]["readonly"].contains("unlimited"));
+}
+
 TEST_CASE("apfsim explain of GET /healthz by an anonymous user", "[cli]") {
   const Run r = Apfsim("explain --anonymous --path /healthz --output json");
   REQUIRE(r.exit_code == 0);
