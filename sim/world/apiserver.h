@@ -31,11 +31,12 @@ namespace sim {
 
 // What executing one request costs on a replica.
 struct Execution {
-  apf::Nanos service = 0;       // how long the handler runs (at full speed on a backend)
-  bool event_rejected = false;  // refused by EventRateLimit: answered 429, briefly
+  apf::Nanos service = 0;  // how long the handler runs (at full speed on a backend)
   // The refusal's Status message (apf::EventRateLimit::RefusalMessage), kept by the
   // replica for as long as it lives; null when admitted.
   const std::string* event_refusal = nullptr;
+  // Refused by EventRateLimit: answered 429, briefly.
+  bool event_rejected() const { return event_refusal != nullptr; }
   // When the client gets 504 because the handler still runs at the request timeout
   // (kNever: it does not). The handler goes on holding its seats.
   apf::Nanos timeout_at = apf::kNever;
@@ -70,9 +71,8 @@ class Apiserver {
     Execution e;
     if (event_rate_limit_ && apf::EventRateLimitApplies(info)) {
       e.event_refusal = EventRefusal(now, info, user);
-      e.event_rejected = e.event_refusal != nullptr;
     }
-    if (e.event_rejected) {
+    if (e.event_rejected()) {
       e.service = 100 * apf::kMicrosecond;  // admission refuses before storage is touched
     } else if (request.tmpl->service_time) {
       e.service = SampleDuration(*request.tmpl->service_time, rng_);

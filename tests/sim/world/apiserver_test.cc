@@ -63,7 +63,7 @@ TEST_CASE("executing a slow request schedules its 504 at arrival + request timeo
   // Arrived at 5 s, dispatched at 10 s, runs 90 s (to 100 s): still running at 5 + 60 s.
   const sim::Execution e = server.Execute(10 * kSecond, 5 * kSecond, request, request.info, "u");
   CHECK(e.service == 90 * kSecond);
-  CHECK_FALSE(e.event_rejected);
+  CHECK_FALSE(e.event_rejected());
   CHECK(e.timeout_at == 65 * kSecond);
   // A 30 s handler dispatched at the same time ends at 40 s: no 504.
   t.service_time->value = 30 * kSecond;
@@ -82,10 +82,10 @@ TEST_CASE("EventRateLimit refuses events past its burst, with a quick 429", "[ap
   sim::CompileRequest(t, s, service_time, &request);
   sim::Apiserver server(0, s, nullptr, &service_time, nullptr);
   // The burst's two, then a refusal at the same instant.
-  CHECK_FALSE(server.Execute(0, 0, request, request.info, "u").event_rejected);
-  CHECK_FALSE(server.Execute(0, 0, request, request.info, "u").event_rejected);
+  CHECK_FALSE(server.Execute(0, 0, request, request.info, "u").event_rejected());
+  CHECK_FALSE(server.Execute(0, 0, request, request.info, "u").event_rejected());
   const sim::Execution refused = server.Execute(0, 0, request, request.info, "u");
-  CHECK(refused.event_rejected);
+  CHECK(refused.event_rejected());
   CHECK(refused.service == 100 * kMicrosecond);  // refused before storage is touched
   const sim::HttpResponse r = sim::Apiserver::Answer(request, refused.event_refusal);
   CHECK(r.status_code == 429);
@@ -96,12 +96,13 @@ TEST_CASE("EventRateLimit refuses events past its burst, with a quick 429", "[ap
   CHECK_FALSE(r.has_retry_after);
   CHECK(r.body_is_status);
   // A second later one token is back.
-  CHECK_FALSE(server.Execute(1 * kSecond, 1 * kSecond, request, request.info, "u").event_rejected);
+  CHECK_FALSE(
+      server.Execute(1 * kSecond, 1 * kSecond, request, request.info, "u").event_rejected());
   // Not an event: never asked.
   sim::CompiledRequest pod;
   const sim::RequestTemplate pod_t = Template("create", "pods");
   sim::CompileRequest(pod_t, s, service_time, &pod);
-  CHECK_FALSE(server.Execute(1 * kSecond, 1 * kSecond, pod, pod.info, "u").event_rejected);
+  CHECK_FALSE(server.Execute(1 * kSecond, 1 * kSecond, pod, pod.info, "u").event_rejected());
 }
 
 TEST_CASE("the handler's answers", "[apiserver]") {
