@@ -34,16 +34,9 @@ int RunCheck(const Args& args) {
   const bool colour = !flags.quiet && ColourWanted(1);
   CheckTotals totals;
   CheckRequest request;
+  FillRequest(flags, request);
   request.files = flags.scenarios;
-  request.overrides = flags.sets;
-  request.overlay_files = flags.overlays;
-  request.seed = flags.seed;
-  request.seeds = flags.seeds;
-  request.jobs = flags.jobs;
-  request.budget = flags.budget;
   request.out = flags.out;
-  request.progress = flags.progress;
-  request.quiet = flags.quiet;
   request.on_checked = [&](const ScenarioCheck& check) {
     std::cout << CheckVerdictsText(check, flags.quiet, colour, totals) << std::flush;
   };

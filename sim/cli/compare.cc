@@ -31,23 +31,12 @@ int RunCompareCommand(const Args& args) {
   }
   const ScenarioFlags flags = ScenarioFlagsFrom(values);
   CompareRequest request;
-  request.scenario_file = flags.scenario();
+  FillRequest(flags, request);
   if (values.count("with")) request.with_file = values["with"].as<std::string>();
-  request.overlay_files = flags.overlays;
-  request.overrides = flags.sets;
   for (const auto& [flag, to] : {std::pair{"before-set", &request.before_overrides},
                                  std::pair{"after-set", &request.after_overrides}}) {
     if (values.count(flag)) *to = values[flag].as<std::vector<std::string>>();
   }
-  request.seed = flags.seed;
-  request.seeds = flags.seeds;
-  request.jobs = flags.jobs;
-  request.interval = flags.interval;
-  request.window = flags.window;
-  request.out_dir = flags.out;
-  request.budget = flags.budget;
-  request.openmetrics = flags.openmetrics;
-  request.progress = flags.progress;
   const InterruptGuard interrupt_guard;
   const CompareOutcome outcome = RunCompare(request);
   std::cout << CompareTable(outcome.comparison, ColourWanted(1));

@@ -116,6 +116,34 @@ struct ScenarioFlags {
 // without --openmetrics throws InputError naming the flag.
 ScenarioFlags ScenarioFlagsFrom(const boost::program_options::variables_map& values);
 
+// Copies into a command's request every shared flag the request has a field for, by the
+// names the workflows use (scenario_file, out_dir, overrides, overlay_files, seed, seeds,
+// jobs, interval, window, quiet, progress, budget, openmetrics), so that each command states
+// only what it reads differently.
+template <typename Request>
+void FillRequest(const ScenarioFlags& flags, Request& request) {
+  if constexpr (requires { request.scenario_file = flags.scenario(); }) {
+    request.scenario_file = flags.scenario();
+  }
+  if constexpr (requires { request.out_dir = flags.out; }) request.out_dir = flags.out;
+  if constexpr (requires { request.overrides = flags.sets; }) request.overrides = flags.sets;
+  if constexpr (requires { request.overlay_files = flags.overlays; }) {
+    request.overlay_files = flags.overlays;
+  }
+  if constexpr (requires { request.seed = flags.seed; }) request.seed = flags.seed;
+  if constexpr (requires { request.seeds = flags.seeds; }) request.seeds = flags.seeds;
+  if constexpr (requires { request.jobs = flags.jobs; }) request.jobs = flags.jobs;
+  if constexpr (requires { request.interval = flags.interval; }) request.interval = flags.interval;
+  if constexpr (requires { request.window = flags.window; }) request.window = flags.window;
+  if constexpr (requires { request.quiet = flags.quiet; }) request.quiet = flags.quiet;
+  // RunRequest's progress is the meter it advances, not the mode: left to the command.
+  if constexpr (requires { request.progress = flags.progress; }) request.progress = flags.progress;
+  if constexpr (requires { request.budget = flags.budget; }) request.budget = flags.budget;
+  if constexpr (requires { request.openmetrics = flags.openmetrics; }) {
+    request.openmetrics = flags.openmetrics;
+  }
+}
+
 }  // namespace sim::cli
 
 #endif  // SIM_CLI_FLAGS_H_

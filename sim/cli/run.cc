@@ -26,16 +26,7 @@ int RunRun(const Args& args) {
   }
   const ScenarioFlags flags = ScenarioFlagsFrom(values);
   RunRequest request;
-  request.scenario_file = flags.scenario();
-  request.out_dir = flags.out;
-  request.overrides = flags.sets;
-  request.overlay_files = flags.overlays;
-  request.seed = flags.seed;
-  request.interval = flags.interval;
-  request.window = flags.window;
-  request.quiet = flags.quiet;
-  request.budget = flags.budget;
-  request.openmetrics = flags.openmetrics;
+  FillRequest(flags, request);
   if (values.count("trace")) request.trace = values["trace"].as<std::string>();
   const InterruptGuard interrupt_guard;
   const ResolvedRun resolved = ResolveRunInputs(request);

@@ -66,15 +66,7 @@ int RunSweepCommand(const Args& args) {
   }
   const ScenarioFlags flags = ScenarioFlagsFrom(values);
   SweepRequest request;
-  request.scenario_file = flags.scenario();
-  request.out_dir = flags.out;
-  request.overrides = flags.sets;
-  request.seed = flags.seed;
-  request.seeds = flags.seeds;
-  request.jobs = flags.jobs;
-  request.quiet = flags.quiet;
-  request.progress = flags.progress;
-  request.budget = flags.budget;
+  FillRequest(flags, request);
   request.timelines = values["timelines"].as<bool>();
   for (const std::string& v : values["vary"].as<std::vector<std::string>>()) {
     request.axes.push_back(ParseSweepAxis(v));

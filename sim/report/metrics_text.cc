@@ -34,14 +34,15 @@ class MetricsWriter {
   std::string Write() {
     if (!world_.flow_control(0).apf_enabled()) {
       MaxInFlightGauges();
-      return out_;
+    } else {
+      LevelLimitGauges();
+      if (Shown(30)) DeprecatedConcurrencyLimit();
+      FlowGauges();
+      FlowCounters();
+      WaitHistograms();
+      ExecutionHistograms();
     }
-    LevelLimitGauges();
-    if (Shown(30)) DeprecatedConcurrencyLimit();
-    FlowGauges();
-    FlowCounters();
-    WaitHistograms();
-    ExecutionHistograms();
+    if (world_.scenario().gateway.enabled) GatewayFamilies();
     return out_;
   }
 
@@ -269,6 +270,90 @@ class MetricsWriter {
         Histogram("apiserver_flowcontrol_request_execution_seconds",
                   Labels(inst, pl, &fs, "type=\"watch\""), s.execution_watch);
       }
+    }
+  }
+
+  // Seed 003's krm_foyer_* families ("What is measured"), as the gateway's own /metrics
+  // would show them at the run's end: fixed label sets, never a user or a scope.
+  void GatewayFamilies() {
+    const GatewaySpec& spec = world_.scenario().gateway;
+    const GatewayCounts& g = world_.gateway();
+    Header("krm_foyer_bound_limit", "gauge", "The configured limit of each bound, in its own unit");
+    const std::pair<const char*, double> limits[] = {
+        {"session_request_rate", spec.session_request_rate},
+        {"session_request_burst", spec.session_request_burst},
+        {"session_concurrent_requests", spec.max_session_concurrent_requests},
+        {"concurrent_requests", spec.max_concurrent_requests},
+        {"session_streams", spec.max_session_streams},
+        {"streams", spec.max_streams},
+        {"response_duration", apf::ToSeconds(spec.max_response_duration)},
+        {"response_bytes", static_cast<double>(spec.max_response_bytes)},
+    };
+    for (const auto& [bound, limit] : limits) {
+      out_ += fmt::format("krm_foyer_bound_limit{{bound=\"{}\"}} {}\n", bound, Number(limit));
+    }
+    Header("krm_foyer_bound_usage_ratio", "histogram",
+           "How much of its bound each request or response let through used, from 0 to 1");
+    for (int b = 0; b < kGatewayBounds; ++b) {
+      const GatewayUsage& u = g.usage[static_cast<std::size_t>(b)];
+      const char* bound = GatewayBoundName(static_cast<GatewayBound>(b));
+      for (std::size_t i = 0; i < GatewayUsage::kUsageBuckets.size(); ++i) {
+        out_ += fmt::format("krm_foyer_bound_usage_ratio_bucket{{bound=\"{}\",le=\"{}\"}} {}\n",
+                            bound, Number(GatewayUsage::kUsageBuckets[i]), u.le[i]);
+      }
+      out_ += fmt::format("krm_foyer_bound_usage_ratio_bucket{{bound=\"{}\",le=\"+Inf\"}} {}\n",
+                          bound, u.count);
+      out_ +=
+          fmt::format("krm_foyer_bound_usage_ratio_sum{{bound=\"{}\"}} {}\n", bound, Number(u.sum));
+      out_ += fmt::format("krm_foyer_bound_usage_ratio_count{{bound=\"{}\"}} {}\n", bound, u.count);
+    }
+    // A refusal for the request rate counts under session_request_burst; the two
+    // per-response bounds count their cuts, and response_bytes its 502s too.
+    Header("krm_foyer_bound_reached_total", "counter",
+           "Requests refused, and responses cut short, because a bound was reached");
+    const std::pair<const char*, std::uint64_t> reached[] = {
+        {"session_request_burst", g.session_request_burst},
+        {"session_concurrent_requests", g.session_concurrent_requests},
+        {"concurrent_requests", g.concurrent_requests},
+        {"session_streams", g.session_streams},
+        {"streams", g.streams_refused},
+        {"response_duration", g.cut_response_duration},
+        {"response_bytes", g.response_too_large + g.cut_response_bytes},
+    };
+    for (const auto& [bound, n] : reached) {
+      out_ += fmt::format("krm_foyer_bound_reached_total{{bound=\"{}\"}} {}\n", bound, n);
+    }
+    Header("krm_foyer_requests_in_flight", "gauge",
+           "Requests through /k8s open now, watches included");
+    out_ += fmt::format("krm_foyer_requests_in_flight {}\n", g.in_flight);
+    Header("krm_foyer_streams_open", "gauge", "Streams through /stream open now");
+    out_ += fmt::format("krm_foyer_streams_open {}\n", g.streams);
+    // The seed's causes are krm-foyer's own cuts; a stream whose browser stopped reading
+    // ends at the write timeout, which the seed does not count here.
+    Header("krm_foyer_responses_cut_short_total", "counter",
+           "Responses krm-foyer cut short, by why");
+    const std::pair<const char*, std::uint64_t> cuts[] = {
+        {"response_duration", g.cut_response_duration},
+        {"response_bytes", g.cut_response_bytes},
+        {"session_ended", g.cut_session_ended},
+    };
+    for (const auto& [cause, n] : cuts) {
+      out_ += fmt::format("krm_foyer_responses_cut_short_total{{cause=\"{}\"}} {}\n", cause, n);
+    }
+    Header("krm_foyer_interruptions_total", "counter",
+           "Answers krm-foyer gave instead of the API server's, by the reason in the "
+           "Krm-Foyer-Interruption header");
+    const std::pair<GatewayRefusal, std::uint64_t> interruptions[] = {
+        {GatewayRefusal::kRequestRateExceeded, g.session_request_burst},
+        {GatewayRefusal::kTooManyConcurrentRequests,
+         g.session_concurrent_requests + g.concurrent_requests},
+        {GatewayRefusal::kTooManyStreams, g.session_streams + g.streams_refused},
+        {GatewayRefusal::kResponseTooLarge, g.response_too_large},
+        {GatewayRefusal::kSessionEnded, g.session_ended_refused},
+    };
+    for (const auto& [why, n] : interruptions) {
+      out_ += fmt::format("krm_foyer_interruptions_total{{reason=\"{}\"}} {}\n",
+                          GatewayRefusalName(why), n);
     }
   }
 

@@ -37,6 +37,41 @@ const char* GatewayRefusalName(GatewayRefusal why) {
   return "";
 }
 
+const char* GatewayBoundName(GatewayBound bound) {
+  switch (bound) {
+    case GatewayBound::kSessionRequestBurst:
+      return "session_request_burst";
+    case GatewayBound::kSessionConcurrentRequests:
+      return "session_concurrent_requests";
+    case GatewayBound::kConcurrentRequests:
+      return "concurrent_requests";
+    case GatewayBound::kSessionStreams:
+      return "session_streams";
+    case GatewayBound::kStreams:
+      return "streams";
+    case GatewayBound::kResponseDuration:
+      return "response_duration";
+    case GatewayBound::kResponseBytes:
+      return "response_bytes";
+  }
+  return "";
+}
+
+void GatewayUsage::Observe(double ratio) {
+  ratio = std::clamp(ratio, 0.0, 1.0);
+  for (std::size_t i = 0; i < kUsageBuckets.size(); ++i) {
+    if (ratio <= kUsageBuckets[i]) ++le[i];
+  }
+  ++count;
+  sum += ratio;
+}
+
+namespace {
+
+double Ratio(double used, double limit) { return limit > 0 ? used / limit : 1.0; }
+
+}  // namespace
+
 std::int64_t KnownResponseBytes(const CompiledRequest& request, const apf::RequestInfo& info,
                                 const ListResult& list, const Scenario& scenario) {
   if (request.is_list) return list.bytes;
@@ -81,6 +116,10 @@ GatewayVerdict Gateway::Enter(apf::Nanos now, apf::RateLimiter& session_bucket,
     ++counts_.session_request_burst;
     return v;
   }
+  // The burst's share spent, this attempt's token included; observed only if the attempt
+  // is let through (refusals are not observed, seed 003).
+  const double burst = spec_.session_request_burst;
+  const double burst_used = Ratio(burst - session_bucket.TokensAt(now), burst);
   // A slot frees when another response ends: no Retry-After for these.
   v.why = stream ? GatewayRefusal::kTooManyStreams : GatewayRefusal::kTooManyConcurrentRequests;
   if (stream) {
@@ -98,6 +137,10 @@ GatewayVerdict Gateway::Enter(apf::Nanos now, apf::RateLimiter& session_bucket,
       ++counts_.streams;
       counts_.peak_streams = std::max(counts_.peak_streams, counts_.streams);
       counts_.peak_session_streams = std::max(counts_.peak_session_streams, session.streams);
+      Usage(GatewayBound::kSessionRequestBurst).Observe(burst_used);
+      Usage(GatewayBound::kSessionStreams)
+          .Observe(Ratio(session.streams, spec_.max_session_streams));
+      Usage(GatewayBound::kStreams).Observe(Ratio(counts_.streams, spec_.max_streams));
     }
     return v;
   }
@@ -115,6 +158,11 @@ GatewayVerdict Gateway::Enter(apf::Nanos now, apf::RateLimiter& session_bucket,
     ++counts_.in_flight;
     counts_.peak_in_flight = std::max(counts_.peak_in_flight, counts_.in_flight);
     counts_.peak_session_in_flight = std::max(counts_.peak_session_in_flight, session.in_flight);
+    Usage(GatewayBound::kSessionRequestBurst).Observe(burst_used);
+    Usage(GatewayBound::kSessionConcurrentRequests)
+        .Observe(Ratio(session.in_flight, spec_.max_session_concurrent_requests));
+    Usage(GatewayBound::kConcurrentRequests)
+        .Observe(Ratio(counts_.in_flight, spec_.max_concurrent_requests));
   }
   return v;
 }
@@ -127,6 +175,17 @@ void Gateway::Leave(GatewaySession& session, bool stream) {
     --session.in_flight;
     --counts_.in_flight;
   }
+}
+
+void Gateway::ObserveDuration(apf::Nanos open_for) {
+  Usage(GatewayBound::kResponseDuration)
+      .Observe(
+          Ratio(static_cast<double>(open_for), static_cast<double>(spec_.max_response_duration)));
+}
+
+void Gateway::ObserveBytes(std::int64_t bytes) {
+  Usage(GatewayBound::kResponseBytes)
+      .Observe(Ratio(static_cast<double>(bytes), static_cast<double>(spec_.max_response_bytes)));
 }
 
 GatewayCutAt Gateway::CutOf(apf::Nanos opened, const GatewaySession& session, bool stream) const {

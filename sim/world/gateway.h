@@ -16,6 +16,7 @@
 #ifndef SIM_WORLD_GATEWAY_H_
 #define SIM_WORLD_GATEWAY_H_
 
+#include <array>
 #include <cstdint>
 
 #include "apf/base/rate_limiter.h"
@@ -73,6 +74,31 @@ static_assert(static_cast<int>(GatewayCut::kResponseBytes) == kGatewayCutKinds);
 std::int64_t KnownResponseBytes(const CompiledRequest& request, const apf::RequestInfo& info,
                                 const ListResult& list, const Scenario& scenario);
 
+// The bounds whose use krm_foyer_bound_usage_ratio{bound} observes (seed 003, "What is
+// measured"), by the metrics' bound label; the request rate is a limit only.
+enum class GatewayBound : std::uint8_t {
+  kSessionRequestBurst,
+  kSessionConcurrentRequests,
+  kConcurrentRequests,
+  kSessionStreams,
+  kStreams,
+  kResponseDuration,
+  kResponseBytes,
+};
+inline constexpr int kGatewayBounds = 7;
+const char* GatewayBoundName(GatewayBound bound);
+
+// One bound's usage-ratio histogram at the seed's buckets, counted cumulatively as the
+// exposition format writes them: le[i] counts the observations <= kUsageBuckets[i].
+struct GatewayUsage {
+  static constexpr std::array<double, 6> kUsageBuckets = {0.1, 0.25, 0.5, 0.75, 0.9, 1};
+  std::array<std::uint64_t, 6> le{};
+  std::uint64_t count = 0;
+  double sum = 0;
+  // A ratio above 1 (a response over its bound, counted when it is cut) is observed as 1.
+  void Observe(double ratio);
+};
+
 // What summary.json reports of the gateway, and its requests and streams open.
 struct GatewayCounts {
   int in_flight = 0;
@@ -94,6 +120,9 @@ struct GatewayCounts {
   std::uint64_t cut_session_ended = 0;
   std::uint64_t ended_stream_write_timeout = 0;
   std::uint64_t cut_response_bytes = 0;
+  // How much of each bound what it let through used (metrics.prom's
+  // krm_foyer_bound_usage_ratio), indexed by GatewayBound.
+  std::array<GatewayUsage, kGatewayBounds> usage;
 };
 
 struct GatewayVerdict {
@@ -128,6 +157,11 @@ class Gateway {
   // the write timeout after its browser stops reading.
   GatewayCutAt CutOf(apf::Nanos opened, const GatewaySession& session, bool stream) const;
   void CountCut(GatewayCut cut);
+  // The usage of the two per-response bounds by a response let through: how long it was
+  // open, when it ends; its decoded bytes, when the world knows them (at its start: the world
+  // sends nothing after a watch's initial events). Usage only, never a refusal.
+  void ObserveDuration(apf::Nanos open_for);
+  void ObserveBytes(std::int64_t bytes);
 
   // The response-byte bound on an answer of `bytes` decoded bytes (-1: not known before it
   // starts). Up to the limit it passes; over it, the 502 when the size was known, else the
@@ -144,6 +178,8 @@ class Gateway {
   const GatewaySpec& spec() const { return spec_; }
 
  private:
+  GatewayUsage& Usage(GatewayBound bound) { return counts_.usage[static_cast<int>(bound)]; }
+
   GatewaySpec spec_;
   GatewayCounts counts_;
 };

@@ -502,11 +502,15 @@ HttpResponse World::GatewayAnswer(apf::Nanos now, Attempt& a, int ai) {
   const ListResult list = replicas_[a.replica]->server.ListResultOf(request, sent);
   const std::int64_t known = KnownResponseBytes(request, sent, list, scenario_);
   if (known >= 0 && !request.is_watch) {
-    if (!gateway_.OverResponseBytes(known, a.gateway_stream)) return answer;
+    if (!gateway_.OverResponseBytes(known, a.gateway_stream)) {
+      if (!a.gateway_stream) gateway_.ObserveBytes(known);
+      return answer;
+    }
     ClientOf(a).timeline.OnGatewayRefused(static_cast<int>(GatewayRefusal::kResponseTooLarge));
     if (a.traced) a.reason = "gateway: ResponseTooLarge (response_bytes)";
     return gateway_.ResponseTooLarge();
   }
+  if (a.watch_open && !a.gateway_stream) gateway_.ObserveBytes(list.bytes);
   if (a.watch_open && gateway_.OverResponseBytes(list.bytes, a.gateway_stream)) {
     engine_.Cancel(a.gateway_cut);
     a.gateway_cut =
@@ -555,6 +559,8 @@ void World::LeaveGateway(Attempt& a) {
   if (!a.via_gateway) return;
   a.via_gateway = false;
   engine_.Cancel(a.gateway_cut);
+  // Passed at its arrival (PassGateway), so it has been open since then.
+  gateway_.ObserveDuration(engine_.now() - a.arrived);
   // The attempt's process, not its call's: a watch outlives its call.
   gateway_.Leave(processes_[a.process].session, a.gateway_stream);
 }

@@ -262,3 +262,45 @@ TEST_CASE("metrics.prom with APF off is the MaxInFlight gauge per request kind",
             "apiserver_current_inflight_requests{instance=\"apiserver-0\","
             "request_kind=\"mutating\"} 0\n");
 }
+
+// Seed 003's krm_foyer_* families ("What is measured") for scenarios/gateway-leaked-watches.yaml:
+// one session opens 70 watches at 5 s and more every 10 s; 64 pass and stay open to the end
+// (their lifetimes are 30 to 60 minutes), and the scenario's comment counts 866 refusals.
+TEST_CASE("metrics.prom behind the gateway: seed 003's bound families", "[metrics][gateway]") {
+  const test_support::ScratchDir scratch("apfsim-metrics-gateway");
+  sim::RunRequest request;
+  request.scenario_file = std::string(APFSIM_SOURCE_DIR) + "/scenarios/gateway-leaked-watches.yaml";
+  request.out_dir = scratch.path().string();
+  request.quiet = true;
+  sim::RunScenario(request);
+  const Families f = SplitFamilies(test_support::ReadFile(scratch.path() / "metrics.prom"));
+  const std::string& reached = f.text.at("krm_foyer_bound_reached_total");
+  CHECK_THAT(reached,
+             Catch::Contains("krm_foyer_bound_reached_total{bound=\"session_concurrent_requests\"} "
+                             "866\n"));
+  CHECK_THAT(reached,
+             Catch::Contains("krm_foyer_bound_reached_total{bound=\"concurrent_requests\"} 0\n"));
+  CHECK(f.text.at("krm_foyer_requests_in_flight") ==
+        Header("krm_foyer_requests_in_flight", "gauge",
+               "Requests through /k8s open now, watches included") +
+            "krm_foyer_requests_in_flight 64\n");
+  CHECK_THAT(f.text.at("krm_foyer_bound_limit"),
+             Catch::Contains("krm_foyer_bound_limit{bound=\"response_bytes\"} 33554432\n"));
+  // The 64 watches let through saw 1..64 of the session's 64 in flight as they started:
+  // ratios k/64, so le=0.1 holds k <= 6, 0.25 k <= 16, 0.5 k <= 32, 0.75 k <= 48, 0.9
+  // k <= 57; the sum is (1 + ... + 64) / 64 = 32.5.
+  const std::string labels = "bound=\"session_concurrent_requests\"";
+  std::string series;
+  const std::vector<std::pair<std::string, int>> buckets = {
+      {"0.1", 6}, {"0.25", 16}, {"0.5", 32}, {"0.75", 48}, {"0.9", 57}, {"1", 64}, {"+Inf", 64}};
+  for (const auto& [le, n] : buckets) {
+    series += "krm_foyer_bound_usage_ratio_bucket{" + labels + ",le=\"" + le + "\"} " +
+              std::to_string(n) + "\n";
+  }
+  series += "krm_foyer_bound_usage_ratio_sum{" + labels + "} 32.5\n";
+  series += "krm_foyer_bound_usage_ratio_count{" + labels + "} 64\n";
+  CHECK_THAT(f.text.at("krm_foyer_bound_usage_ratio"), Catch::Contains(series));
+  CHECK_THAT(f.text.at("krm_foyer_interruptions_total"),
+             Catch::Contains("krm_foyer_interruptions_total{reason=\"TooManyConcurrentRequests\"} "
+                             "866\n"));
+}

@@ -238,3 +238,38 @@ TEST_CASE("the size the world knows before a response starts", "[gateway]") {
   info.verb = "update";
   CHECK(sim::KnownResponseBytes(request, info, sim::ListResult{}, scenario) == -1);
 }
+
+// krm_foyer_bound_usage_ratio (seed 003, "What is measured"): observed for what a bound let
+// through, at the buckets 0.1, 0.25, 0.5, 0.75, 0.9 and 1; refusals are not observed.
+TEST_CASE("the usage ratio of each bound, at the seed's buckets", "[gateway]") {
+  // Burst 4, 2 per session, 4 in all; the rate (0.001/s) refills nothing within the test.
+  const sim::GatewaySpec spec = Spec(0.001, 4, 2, 4);
+  sim::Gateway gateway(spec);
+  apf::RateLimiter bucket(spec.session_request_rate, spec.session_request_burst);
+  sim::GatewaySession session;
+  REQUIRE(gateway.Enter(0, bucket, session, false).passed);  // 1 of 2, 1 of 4, 1 of 4 tokens
+  REQUIRE(gateway.Enter(0, bucket, session, false).passed);  // 2 of 2, 2 of 4, 2 of 4 tokens
+  // The third spends a token (3 of 4) but the session's bound refuses it: not observed.
+  REQUIRE_FALSE(gateway.Enter(0, bucket, session, false).passed);
+  using B = sim::GatewayBound;
+  const auto& usage = gateway.counts().usage;
+  const sim::GatewayUsage& per_session = usage[static_cast<int>(B::kSessionConcurrentRequests)];
+  CHECK(per_session.count == 2);
+  CHECK(per_session.sum == Approx(1.5));  // 1/2 + 2/2
+  // 0.5 falls in le=0.5 and above; 1 only in le=1.
+  CHECK(per_session.le == std::array<std::uint64_t, 6>{0, 0, 1, 1, 1, 2});
+  const sim::GatewayUsage& total = usage[static_cast<int>(B::kConcurrentRequests)];
+  CHECK(total.sum == Approx(0.75));  // 1/4 + 2/4
+  CHECK(total.le == std::array<std::uint64_t, 6>{0, 1, 2, 2, 2, 2});
+  const sim::GatewayUsage& burst = usage[static_cast<int>(B::kSessionRequestBurst)];
+  CHECK(burst.count == 2);
+  CHECK(burst.sum == Approx(0.75));  // 1/4 + 2/4 of the burst spent
+  // A 15-minute response of 48 MiB: half its duration, and over its byte bound, seen as 1.
+  gateway.ObserveDuration(15 * 60 * kSecond);
+  gateway.ObserveBytes(48 * 1024 * 1024);
+  CHECK(usage[static_cast<int>(B::kResponseDuration)].le ==
+        std::array<std::uint64_t, 6>{0, 0, 1, 1, 1, 1});
+  CHECK(usage[static_cast<int>(B::kResponseBytes)].le ==
+        std::array<std::uint64_t, 6>{0, 0, 0, 0, 0, 1});
+  CHECK(usage[static_cast<int>(B::kResponseBytes)].sum == 1.0);
+}
