@@ -131,6 +131,11 @@ FlowControlSetup SetupOf(const ExplainFlags& f, const po::variables_map& vm,
         std::pair{"--watchers", f.watchers}}) {
     if (value < 0) throw InputError({}, flag, "must not be negative");
   }
+  // kube-apiserver refuses a negative --max-requests-inflight or
+  // --max-mutating-requests-inflight (server_run_options.go), so their sum is never negative.
+  if (f.server_cl < 0) {
+    throw InputError({}, "--server-concurrency-limit", "must not be negative");
+  }
   options.server_concurrency_limit = f.server_cl;
   options.watch_count = f.watchers;
   const FlowControlManifests files_manifests = LoadFlowControlFiles(f.files);

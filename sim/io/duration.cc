@@ -87,7 +87,12 @@ std::optional<apf::Nanos> ParseDuration(std::string_view text, std::string* erro
       }
     }
     if (!unit) {
-      Fail(error, s.empty() ? "missing unit (use ns, us, ms, s, m or h)" : "unknown unit", text);
+      // As Go names it: the characters up to the next digit or point ("e" of "1e400s").
+      const std::string_view name = s.substr(0, s.find_first_of("0123456789."));
+      Fail(error,
+           s.empty() ? "missing unit (use ns, us, ms, s, m or h)"
+                     : "unknown unit \"" + std::string(name) + "\" (use ns, us, ms, s, m or h)",
+           text);
       return std::nullopt;
     }
     s.remove_prefix(unit->name.size());

@@ -1,8 +1,10 @@
 #include "sim/io/output_set.h"
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <filesystem>
 #include <system_error>
 
@@ -24,6 +26,30 @@ std::string Normalised(const std::string& dir) {
   return d.empty() ? "." : d;
 }
 
+// Removes what a killed run left beside `final_dir`: FINAL.tmp-PID and FINAL.old-PID of a
+// process that no longer exists (SIGKILL runs no destructor). A live process's folders are
+// left alone: another run into the same folder may be writing them.
+void RemoveLeftovers(const std::string& final_dir) {
+  const fs::path final_path(final_dir);
+  const fs::path parent = final_path.parent_path().empty() ? "." : final_path.parent_path();
+  const std::string stem = final_path.filename().string();
+  std::error_code ec;
+  std::vector<fs::path> dead;
+  for (const auto& entry : fs::directory_iterator(parent, ec)) {
+    const std::string name = entry.path().filename().string();
+    for (const char* kind : {".tmp-", ".old-"}) {
+      const std::string prefix = stem + kind;
+      if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) continue;
+      const std::string digits = name.substr(prefix.size());
+      if (digits.find_first_not_of("0123456789") != std::string::npos || digits.size() > 9)
+        continue;
+      const pid_t pid = static_cast<pid_t>(std::stol(digits));
+      if (pid > 0 && ::kill(pid, 0) != 0 && errno == ESRCH) dead.push_back(entry.path());
+    }
+  }
+  for (const fs::path& p : dead) fs::remove_all(p, ec);
+}
+
 }  // namespace
 
 OutputSet::OutputSet(std::string final_dir, std::vector<std::string> owned_names)
@@ -40,6 +66,7 @@ OutputSet::OutputSet(std::string final_dir, std::vector<std::string> owned_names
     fs::create_directories(parent, ec);
     if (ec) Fail(final_, ec.message());
   }
+  RemoveLeftovers(final_);
   staging_ = final_ + ".tmp-" + std::to_string(::getpid());
   fs::remove_all(staging_, ec);  // a leftover of a process of the same id that was killed
   fs::create_directory(staging_, ec);

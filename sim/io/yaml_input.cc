@@ -7,11 +7,13 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <limits>
 #include <sstream>
+#include <unordered_set>
 
 #include "sim/io/duration.h"
 #include "sim/io/input_file.h"
@@ -243,9 +245,17 @@ std::optional<std::pair<size_t, std::string>> FirstBadCharacter(std::string_view
 // yaml-cpp takes a quoted scalar that runs to the end of the input as ending there; go-yaml
 // refuses it ("found unexpected end of stream"). Finds the first quoted scalar in `node`
 // (keys included) whose closing quote is missing, by scanning from its opening quote.
-std::optional<size_t> UnclosedQuote(const YAML::Node& node, std::string_view text) {
+// Each node is visited once, by the offset where it starts: an alias is the node its
+// anchor names, so ten levels of ten aliases each (an alias bomb) would otherwise be walked
+// 10^10 times.
+std::optional<size_t> UnclosedQuote(const YAML::Node& node, std::string_view text,
+                                    std::unordered_set<std::int64_t>* visited) {
+  // A block mapping starts where its first key does: scalars and collections apart.
+  const int pos = node.Mark().pos;
+  if (pos >= 0 && !visited->insert(std::int64_t{pos} * 2 + (node.IsScalar() ? 1 : 0)).second) {
+    return std::nullopt;
+  }
   if (node.IsScalar() && node.Tag() == "!") {
-    const int pos = node.Mark().pos;
     if (pos < 0 || static_cast<size_t>(pos) >= text.size()) return std::nullopt;
     const char quote = text[pos];
     if (quote != '"' && quote != '\'') return std::nullopt;  // a block scalar (| or >)
@@ -264,12 +274,12 @@ std::optional<size_t> UnclosedQuote(const YAML::Node& node, std::string_view tex
   }
   if (node.IsSequence()) {
     for (const YAML::Node& item : node) {
-      if (auto at = UnclosedQuote(item, text)) return at;
+      if (auto at = UnclosedQuote(item, text, visited)) return at;
     }
   } else if (node.IsMap()) {
     for (const auto& pair : node) {
-      if (auto at = UnclosedQuote(pair.first, text)) return at;
-      if (auto at = UnclosedQuote(pair.second, text)) return at;
+      if (auto at = UnclosedQuote(pair.first, text, visited)) return at;
+      if (auto at = UnclosedQuote(pair.second, text, visited)) return at;
     }
   }
   return std::nullopt;
@@ -373,8 +383,9 @@ std::vector<YAML::Node> ParseYamlDocuments(std::string_view text, const std::str
   }
   // yaml-cpp's marks count bytes after a byte-order mark.
   const std::string_view body = text.substr(0, 3) == "\xEF\xBB\xBF" ? text.substr(3) : text;
+  std::unordered_set<std::int64_t> visited;
   for (const YAML::Node& doc : docs) {
-    if (std::optional<size_t> at = UnclosedQuote(doc, body)) {
+    if (std::optional<size_t> at = UnclosedQuote(doc, body, &visited)) {
       throw InputError(LocationAt(body, *at, source_name), "",
                        "invalid YAML: this quoted string is never closed");
     }

@@ -5,6 +5,7 @@
 #include <set>
 #include <string_view>
 
+#include "sim/io/duration.h"
 #include "sim/scenario/resource_reader.h"
 
 namespace sim {
@@ -20,8 +21,15 @@ void CheckReplica(const YamlValue& v, const Scenario& s) {
   for (int r = 0; r < s.apiservers.replicas; ++r) {
     if (name == "apiserver-" + std::to_string(r)) return;
   }
-  v.Fail("no replica \"" + name + "\": the scenario has apiserver-0 .. apiserver-" +
-         std::to_string(s.apiservers.replicas - 1));
+  const int n = s.apiservers.replicas;
+  v.Fail("no replica \"" + name + "\": the scenario has " +
+         (n == 1 ? std::string("one, apiserver-0")
+                 : "apiserver-0 .. apiserver-" + std::to_string(n - 1)));
+}
+
+// "configmaps" or "tenantbindings.platform.example.com", as kubectl names a resource.
+std::string ResourceName(const ResourceSpec& r) {
+  return r.api_group.empty() ? r.resource : r.resource + "." + r.api_group;
 }
 
 }  // namespace
@@ -34,7 +42,10 @@ void ReadEvents(const YamlValue& v, Scenario* s) {
     YamlValue at_value = m.Required("at");
     const apf::Nanos at = at_value.Duration();
     if (at < 0) at_value.Fail("must not be negative: an event before the run changes nothing");
-    if (at >= s->duration) at_value.Fail("must be within the run's duration");
+    if (at >= s->duration) {
+      at_value.Fail("must be within the run's duration (before " + FormatDuration(s->duration) +
+                    ")");
+    }
     std::vector<std::string> present;
     for (std::string_view a : kActions) {
       if (m.Has(a)) present.emplace_back(a);
@@ -57,7 +68,7 @@ void ReadEvents(const YamlValue& v, Scenario* s) {
       std::set<std::string> seen;
       for (const YamlValue& rv : body.Items()) {
         ResourceSpec r = ReadResource(rv);
-        const std::string key = r.resource + "." + r.api_group;
+        const std::string key = ResourceName(r);
         if (!seen.insert(key).second) rv.Fail("resource " + key + " is listed twice");
         const ResourceSpec* before = nullptr;
         for (const ResourceSpec& old : s->resources) {
@@ -91,8 +102,7 @@ void ReadEvents(const YamlValue& v, Scenario* s) {
   for (const ScenarioEvent& e : events) {
     std::string label = "event: " + e.action;
     for (const ResourceSpec& r : e.resources) {
-      label += " " + r.resource + (r.api_group.empty() ? "" : "." + r.api_group) + "=" +
-               std::to_string(r.objects);
+      label += " " + ResourceName(r) + "=" + std::to_string(r.objects);
     }
     s->marks.push_back(Mark{e.at, label, e.where});
   }

@@ -1,5 +1,7 @@
 #include "sim/scenario/set_override.h"
 
+#include <charconv>
+#include <optional>
 #include <vector>
 
 #include "sim/io/text.h"
@@ -98,6 +100,15 @@ std::string ObjectFieldNames(const std::string& kind) {
              : "matchingPrecedence, priorityLevelConfiguration, distinguisherMethod";
 }
 
+// The item number a path segment gives ("0", "12"), or none for a name or a number too
+// big to be an index (from_chars: std::stoul threw out_of_range there).
+std::optional<std::size_t> ItemNumber(const std::string& key) {
+  std::size_t index = 0;
+  const auto [ptr, ec] = std::from_chars(key.data(), key.data() + key.size(), index);
+  if (key.empty() || ec != std::errc() || ptr != key.data() + key.size()) return std::nullopt;
+  return index;
+}
+
 }  // namespace
 
 void ApplySetOverride(YAML::Node spec, const std::string& text, Scenario* scenario) {
@@ -108,6 +119,12 @@ void ApplySetOverride(YAML::Node spec, const std::string& text, Scenario* scenar
   std::vector<std::string> parts = Split(path, '.');
   for (const std::string& p : parts) {
     if (p.empty()) FailOverride(text, "empty path segment");
+    // "clients[0]" as JSONPath writes it would be taken for a field of that name.
+    if (const std::size_t open = p.find('['); open != std::string::npos && p.back() == ']') {
+      FailOverride(text, "write a list item as " + p.substr(0, open) + "." +
+                             p.substr(open + 1, p.size() - open - 2) +
+                             " (its number or name), not " + p);
+    }
   }
   if (parts.size() >= 4 && parts[0] == "flowControl" &&
       (parts[1] == "priorityLevels" || parts[1] == "flowSchemas")) {
@@ -140,10 +157,9 @@ void ApplySetOverride(YAML::Node spec, const std::string& text, Scenario* scenar
           ok = true;
         }
       }
-      if (!ok && !key.empty() && key.find_first_not_of("0123456789") == std::string::npos) {
-        const size_t index = std::stoul(key);
-        if (index < node.size()) {
-          found = node[index];
+      if (const std::optional<std::size_t> index = ItemNumber(key); !ok && index) {
+        if (*index < node.size()) {
+          found = node[*index];
           ok = true;
         }
       }
@@ -177,11 +193,9 @@ void ApplySetOverride(YAML::Node spec, const std::string& text, Scenario* scenar
   }
   if (node.IsSequence()) {
     const std::string& last = parts.back();
-    if (last.find_first_not_of("0123456789") != std::string::npos ||
-        std::stoul(last) >= node.size()) {
-      FailOverride(text, "no item numbered \"" + last + "\"");
-    }
-    node[std::stoul(last)] = parsed;
+    const std::optional<std::size_t> index = ItemNumber(last);
+    if (!index || *index >= node.size()) FailOverride(text, "no item numbered \"" + last + "\"");
+    node[*index] = parsed;
   } else {
     node[parts.back()] = parsed;
   }

@@ -103,6 +103,14 @@ RunOutcome RunScenario(const RunRequest& request) {
 RunOutcome RunScenario(const ResolvedRun& resolved, const RunRequest& request) {
   const Scenario& scenario = resolved.scenario;
   const FlowControlSetup& flow_control = resolved.flow_control;
+  // A --window that reaches past the run's end would report figures of time never
+  // simulated as if they were the window's (spec.expect's windows are held to the same).
+  if (request.window && request.window->to > scenario.duration) {
+    throw InputError(
+        {"--window", 0, 0}, "",
+        fmt::format("TO ({}) is past the end of the run ({}, spec.duration)",
+                    FormatDuration(request.window->to), FormatDuration(scenario.duration)));
+  }
   RunOutcome outcome;
   outcome.out_dir = request.out_dir.empty() ? "out/" + scenario.name : request.out_dir;
   RunReport report(scenario, outcome.out_dir, request.write_timelines);

@@ -30,7 +30,10 @@ TEST_CASE("bad durations say what is wrong", "[duration]") {
   CHECK_FALSE(ParseDuration("15", &why));
   CHECK(why == "missing unit (use ns, us, ms, s, m or h) in duration \"15\"");
   CHECK_FALSE(ParseDuration("5 minutes", &why));
-  CHECK(why == "unknown unit in duration \"5 minutes\"");
+  CHECK(why == "unknown unit \" minutes\" (use ns, us, ms, s, m or h) in duration \"5 minutes\"");
+  // Go's time.ParseDuration("1e400s"): `unknown unit "e" in duration "1e400s"`.
+  CHECK_FALSE(ParseDuration("1e400s", &why));
+  CHECK(why == "unknown unit \"e\" (use ns, us, ms, s, m or h) in duration \"1e400s\"");
   CHECK_FALSE(ParseDuration("", &why));
   CHECK(why == "empty value in duration \"\"");
   CHECK_FALSE(ParseDuration("s", &why));

@@ -44,11 +44,11 @@ TEST_CASE("events: at must lie within the run", "[events]") {
   CHECK(e.message() == "must not be negative: an event before the run changes nothing");
   // 10m is the duration: the run's last instant is before it.
   e = ErrorOf("  - at: 10m\n    restart: apiserver-0\n");
-  CHECK(e.message() == "must be within the run's duration");
+  CHECK(e.message() == "must be within the run's duration (before 10m0s)");
   // --set reaches events like any other field, and the checks hold on the value it sets.
   e = ErrorOf("  - at: 1m\n    restart: apiserver-0\n", {"events.0.at=11m"});
   CHECK(e.field_path() == "spec.events[0].at");
-  CHECK(e.message() == "must be within the run's duration");
+  CHECK(e.message() == "must be within the run's duration (before 10m0s)");
 }
 
 TEST_CASE("events: exactly one action", "[events]") {
@@ -77,7 +77,7 @@ TEST_CASE("events: a replica or resource that does not exist", "[events]") {
   CHECK(e.message() == "no replica \"apiserver-2\": the scenario has apiserver-0 .. apiserver-1");
   e = ErrorOf("  - at: 1m\n    resources:\n    - {resource: secrets, objects: 5}\n");
   CHECK(e.where().line == 16);
-  CHECK(e.message() == "resource secrets. is not in spec.resources: an event replaces one");
+  CHECK(e.message() == "resource secrets is not in spec.resources: an event replaces one");
 }
 
 TEST_CASE("events: valid actions the world does not model yet are refused at their line",

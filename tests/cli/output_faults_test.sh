@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# Faults during `check --seeds 1..3 --out D` and `sweep ... --out D`: SIGINT and SIGKILL
+# mid-run and a broken pipe (`| head -1`). Afterwards D holds the complete previous set or
+# the complete new set, byte for byte (the outputs are deterministic: a clean run of the
+# same command into another folder gives the same files), a rerun succeeds, and SIGKILL
+# leaves at most a temporary folder beside D (D.tmp-PID, sim/io/output_set.h). The outputs
+# are staged and swapped in with renames (sim/io/output_set.cc, sim/io/output_file.cc).
+# usage: tests/cli/output_faults_test.sh APFSIM SOURCE_DIR
+set -uo pipefail
+apfsim=$(realpath "$1") src=$(realpath "$2")
+base=$src/tests/bad-inputs/valid-base.yaml
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+fail() { echo "FAIL output_faults_test: $*" >&2; exit 1; }
+cd "$scratch"
+
+# The files of a folder with their checksums, in name order: two folders with equal
+# fingerprints hold the same set. Temporary files and folders (NAME.tmp-PID) are left out
+# and checked apart.
+fingerprint() { (cd "$1" && find . -type f -not -path '*.tmp-*' | LC_ALL=C sort | xargs -r md5sum); }
+temporaries() { find "$@" -name '*.tmp-*' -prune -o -name '*.old-*' -prune | grep -E '\.(tmp|old)-' | sort; }
+
+# The two commands, each in an "old" form (rate 5) and a "new" form (rate 2000, long
+# enough to be interrupted: about a second a seed on one core).
+# args_of COMMAND RATE OUT: the arguments of apfsim, in the array `args` (an array rather
+# than a function, so that a background run's $! is apfsim itself).
+args_of() {
+  case $1 in
+    check) args=(check "$base" --seeds 1..3 --jobs 1) ;;
+    sweep) args=(sweep "$base" --vary "apiservers.maxRequestsInflight=100,200,300" --jobs 1 --no-plot) ;;
+  esac
+  args+=(--set duration=1m --set "clients.0.traffic.0.constant.rate=$2" --out "$3")
+}
+run() { args_of "$@" && "$apfsim" "${args[@]}"; }
+
+for cmd in check sweep; do
+  # The complete sets, old and new, made cleanly.
+  run $cmd 5 ref-old >/dev/null 2>&1 || fail "$cmd: the clean old run failed"
+  run $cmd 2000 ref-new >/dev/null 2>&1 || fail "$cmd: the clean new run failed"
+  old=$(fingerprint ref-old) new=$(fingerprint ref-new)
+  [ -n "$old" ] && [ "$old" != "$new" ] || fail "$cmd: the old and new sets do not differ"
+
+  for fault in INT KILL PIPE; do
+    rm -rf D D.tmp-* D.old-*
+    run $cmd 5 D >/dev/null 2>&1 || fail "$cmd: the first run into D failed"
+    if [ "$fault" = PIPE ]; then
+      # Every line after the first goes to a closed pipe.
+      run $cmd 2000 D 2>&1 | head -1 >/dev/null
+      rc=${PIPESTATUS[0]}
+    else
+      args_of "$cmd" 2000 D
+      "$apfsim" "${args[@]}" >/dev/null 2>run.err &
+      pid=$!
+      # Killed once the first seed or point has begun writing its outputs.
+      for _ in $(seq 200); do
+        [ -n "$(temporaries D)" ] && break
+        sleep 0.02
+      done
+      sleep 0.1
+      kill -"$fault" "$pid" 2>/dev/null
+      wait "$pid"
+      rc=$?
+      # SIGINT: the documented exit code 130, unless the run had already ended.
+      if [ "$fault" = INT ] && [ "$rc" -ne 130 ] && [ "$rc" -ne 0 ]; then
+        fail "$cmd: SIGINT gave exit code $rc: $(head -3 run.err)"
+      fi
+    fi
+    [ "$rc" -ge 3 ] && [ "$rc" -ne 130 ] && [ "$rc" -ne 137 ] && [ "$rc" -ne 141 ] &&
+      fail "$cmd $fault: exit code $rc"
+    got=$(fingerprint D)
+    [ "$got" = "$old" ] || [ "$got" = "$new" ] ||
+      fail "$cmd $fault (exit $rc): D is neither the previous set nor the new one:
+$(diff <(echo "$old") <(echo "$got") | head -8)"
+    # In and beside D: nothing temporary but, after SIGKILL, the killed run's.
+    left=$(temporaries D D.* 2>/dev/null)
+    if [ "$fault" = KILL ]; then
+      stray=$(echo "$left" | grep -v "\.tmp-$pid\(/\|$\)")
+      [ -z "$stray" ] || fail "$cmd KILL: left in or beside D: $stray"
+    else
+      [ -z "$left" ] || fail "$cmd $fault: left in or beside D: $left"
+    fi
+    # A rerun succeeds and gives the new set whole.
+    run $cmd 2000 D >/dev/null 2>rerun.err || fail "$cmd $fault: the rerun failed: $(head -3 rerun.err)"
+    [ "$(fingerprint D)" = "$new" ] || fail "$cmd $fault: the rerun's set differs from a clean run's"
+    after=$(temporaries D D.* 2>/dev/null)
+    [ -z "$after" ] || fail "$cmd $fault: the rerun left the killed run's temporaries: $after"
+    echo "output_faults_test: $cmd $fault: exit $rc, D $([ "$got" = "$old" ] && echo previous || echo new) set${left:+, left $left}"
+  done
+  rm -rf ref-old ref-new
+done
