@@ -13,6 +13,7 @@
 #include <tuple>
 
 #include "apf/config/bootstrap.h"
+#include "sim/flowcontrol/lint.h"
 #include "sim/flowcontrol/loader.h"
 #include "sim/flowcontrol/manifest.h"
 #include "sim/io/duration.h"
@@ -198,6 +199,19 @@ constexpr double kPlainProgressEverySeconds = 10.0;
 
 double SteadySeconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// The warnings `apfsim lint --config fix.yaml --strict` would count on a fix's objects (lint's
+// own defaults, the scenario's Kubernetes version), reported with the fix.
+std::vector<std::string> StrictLintWarnings(const std::string& manifest,
+                                            apf::KubernetesVersion version) {
+  const FlowControlManifests manifests = ParseFlowControlYaml(manifest, "fix.yaml");
+  std::vector<std::string> out;
+  for (const LintWarning& w :
+       LintFlowControl(manifests, BuildFlowControl(version, manifests), LintOptions{})) {
+    if (!w.stock) out.push_back(FormatLintWarning(w));
+  }
+  return out;
 }
 
 class Tuner {
@@ -755,13 +769,23 @@ TuneOutcome Tuner::Run() {
   const std::string manifest = ManifestText(parts);
   const std::string overlay = OverlayText(parts);
   ValidateBeforeWriting(manifest, "fix.yaml");
-  ValidateBeforeWriting(overlay, "check-overlay.yaml");
   // The fixes found, best first (one so far: the search stops at the first that holds, or
   // keeps the closest); fix.yaml is the chosen one.
   WriteOutputFile(dir_ + "/fix-1.yaml", manifest);
   WriteOutputFile(dir_ + "/fix.yaml", manifest);
   WriteOutputFile(dir_ + "/flags.txt", FlagsText(parts));
   WriteOutputFile(dir_ + "/check-overlay.yaml", overlay);
+  // The overlay is read back as `check --overlay` reads it, objects and --set values, on the
+  // scenario: the same validation, in the scenario's own context.
+  try {
+    RunInputs check;
+    check.scenario_file = request_.scenario_file;
+    check.overlay_files = {dir_ + "/check-overlay.yaml"};
+    ResolveRunInputs(check);
+  } catch (const InputError& e) {
+    throw std::logic_error(std::string("apfsim tune wrote an invalid check-overlay.yaml: ") +
+                           e.what());
+  }
   const std::string seeds_text =
       fmt::format("{} seed{}", request_.seeds.size(), request_.seeds.size() == 1 ? "" : "s");
   const std::string result = best_holds          ? "holds"
@@ -861,6 +885,14 @@ TuneOutcome Tuner::Run() {
     } else {
       outcome.message += fmt::format("; the closest (candidate {}):\n{}", best_index, changes);
     }
+  }
+  // What lint --strict would say of fix.yaml: a fence's queue length is often not enforced
+  // at lint's assumed server size (queue-length-unenforced); the search does not steer by it.
+  const std::vector<std::string> lint_warnings =
+      StrictLintWarnings(manifest, baseline_.flow_control.version);
+  outcome.tune["fix"]["lintWarnings"] = lint_warnings;
+  for (const std::string& w : lint_warnings) {
+    outcome.message += "note: `apfsim lint --config fix.yaml --strict` warns: " + w + "\n";
   }
   WriteOutputFile(dir_ + "/tune.json", outcome.tune.dump(2) + "\n");
   set.Commit();
