@@ -92,7 +92,12 @@ std::vector<FlagSpec> BuildTable() {
       {"junit", 0, V::kText, "FILE", "check", "write the verdicts as JUnit XML to this file", "",
        C::kFile},
       {"budget", 0, V::kInt, "RUNS", "tune",
-       "runs the search may spend (the compare of the fix at the end is not counted)", "200"},
+       "runs the search may spend (the compare of the fix at the end is not counted); the "
+       "result depends only on the inputs",
+       "200"},
+      {"time-budget", 0, V::kText, "DURATION", "tune",
+       "also stop the search after this much wall time, e.g. 10m (checked between candidates; "
+       "unlike --budget it makes the result depend on the machine's speed)"},
       {"only-levels", 0, V::kText, "LEVELS", "tune",
        "change only these priority levels (comma-separated; flags and a fence are still tried)", "",
        C::kLevel},
@@ -109,6 +114,10 @@ std::vector<FlagSpec> BuildTable() {
       {"progress", 0, V::kText, "WHEN", "run check compare sweep",
        "auto: a live line on a terminal; always: also off a terminal, a line every 10 s (CI, "
        "kubectl logs); never",
+       "auto"},
+      {"progress", 0, V::kText, "WHEN", "tune",
+       "auto or always: a live line on a terminal, else a line every 10 s (candidates tried, "
+       "runs spent, the best so far and its margin); never",
        "auto"},
       // The run budget: a runaway scenario stops the same way whichever command started it.
       {"max-events", 0, V::kCount, "N", kScenarioCommands,

@@ -14,16 +14,27 @@
 // runs. Seeds run in parallel batches of --jobs, but only the runs up to the first failing
 // seed are judged and charged, so --jobs changes the speed and never the answer.
 //
+// What it writes is one output set (sim/io/output_set.h): the folder appears whole when the
+// search ends, however it ends (a fix, the budget or --time-budget spent, or SIGINT/SIGTERM,
+// which keep the best candidate found so far). The fix is in three files: fix.yaml (and
+// fix-1.yaml, ...: the fixes found, best first), holding only FlowSchemas and
+// PriorityLevelConfigurations of flowcontrol.apiserver.k8s.io/v1 for `kubectl apply -f`,
+// validated as `apfsim lint` validates them before they are written; flags.txt, the
+// kube-apiserver flags changed, one a line; check-overlay.yaml, both as an apfsim overlay for
+// `apfsim check --overlay`.
+//
 // Tested by tests/sim/workflows/tune_test.cc and tests/cli/tune_cli_test.cc.
 #ifndef SIM_WORKFLOWS_TUNE_H_
 #define SIM_WORKFLOWS_TUNE_H_
 
 #include <cstdint>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "sim/scenario/run_budget.h"
+#include "sim/workflows/progress.h"
 
 namespace sim {
 
@@ -38,6 +49,18 @@ struct TuneRequest {
   bool keep_flags = false;               // --keep-flags: the apiservers' flags stay
   bool compare = true;   // run the scenario before and after the fix (DIR/compare.json)
   RunBudget run_budget;  // each run's --max-events and --max-wall-time
+  // --time-budget: wall seconds the search may take, checked between candidates (0: no
+  // limit). Unlike `budget` it makes the result depend on the machine's speed.
+  double time_budget_seconds = 0;
+  // The progress line on stderr (the CLI chooses it from --progress and the terminal): live,
+  // or a plain line every 10 s of wall time: candidates tried, runs spent, the best so far.
+  ProgressStyle progress = ProgressStyle::kNone;
+  // For tests: the wall clock (seconds from any origin; default the steady clock), the
+  // progress writer (default stderr) and a hook called after each candidate is judged with
+  // the number judged so far (a test raises a simulated signal from it).
+  std::function<double()> clock;
+  std::function<void(const std::string&)> progress_writer;
+  std::function<void(int)> after_candidate;
 };
 
 struct TuneOutcome {
@@ -47,6 +70,9 @@ struct TuneOutcome {
   std::string fix_file;  // DIR/fix.yaml
   nlohmann::json tune;   // tune.json's content
   std::string message;   // one paragraph for the terminal: the fix, or the closest
+  // The signal (SIGINT, SIGTERM) that stopped the search, 0 when none did: the outputs hold
+  // the best found so far and the command exits with 128 + it (sim/workflows/interrupt.h).
+  int interrupted_by = 0;
 };
 
 // Throws InputError on bad input (a scenario without spec.expect among it).
