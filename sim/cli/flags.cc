@@ -84,10 +84,6 @@ std::vector<FlagSpec> BuildTable() {
        "compare the figures over this part of the runs, e.g. 6m..8m"},
       {"trace", 0, V::kText, "NAME", "run", "write trace.jsonl for this client or priority level",
        "", C::kLevel},
-      {"collisions", 0, V::kText, "LEVEL", "explain",
-       "instead of one request: the scenario's flows (--scenario) that land at this priority "
-       "level, each flow's hand of queues, and the queues each pair of flows shares",
-       "", C::kLevel},
       {"shard", 0, V::kText, "I/N", "sweep",
        "run only the grid points whose index is I modulo N (I from 0) and write "
        "sweep.part-I-of-N.csv; join the parts with `apfsim sweep merge`"},
