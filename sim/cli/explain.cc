@@ -3,6 +3,8 @@
 // flow distinguisher, the flow hash, the hand of queues and the level's seats, and the
 // seats the work estimator charges the request, from object counts given as flags or
 // taken from a scenario (--scenario: its objects, version, limits, gates and resources).
+// With --collisions LEVEL it explains a scenario's flows instead: which of them land at the
+// level, each one's hand of queues, and which pairs of flows share queues.
 #include "sim/flowcontrol/explain.h"
 
 #include <iostream>
@@ -13,6 +15,7 @@
 #include "sim/scenario/feature_gates.h"
 #include "sim/scenario/flowcontrol.h"
 #include "sim/scenario/loader.h"
+#include "sim/world/compiled_request.h"
 
 namespace po = boost::program_options;
 
@@ -65,6 +68,12 @@ po::options_description ExplainOptionsOf(ExplainFlags& f) {
       "server-concurrency-limit", po::value(&f.server_cl)->default_value(f.server_cl),
       "max-requests-inflight plus max-mutating-requests-inflight")(
       "output,o", po::value(&f.output)->default_value("text"), "text or json");
+  // Not in sim/cli/flags.cc's table: explain's flags are declared here, and a table row
+  // would make the completion and man page list --collisions as explain's only flag.
+  opts.add_options()("collisions", po::value<std::string>(),
+                     "LEVEL: instead of one request, the scenario's flows (--scenario) that land "
+                     "at this priority level, each flow's hand of queues, and the queues each "
+                     "pair of flows shares");
   return opts;
 }
 
@@ -187,6 +196,73 @@ FlowControlSetup SetupOf(const ExplainFlags& f, const po::variables_map& vm,
   return setup;
 }
 
+// Every call the scenario's clients can make, as the apiserver sees it: each process whose
+// user is its own ("{process}" in the user) and, for a request that draws its namespace
+// ("{each}", "{random}"), each of the resource's namespaces, since a flow distinguished by
+// namespace is one flow per namespace. A process of a client with several is named
+// "client[N]", N from 0 as in the run.
+std::vector<CollisionCall> ScenarioCalls(const Scenario& scenario) {
+  const ServiceTimeModel service_time(scenario.apiservers.service_time);
+  std::vector<CollisionCall> calls;
+  for (const ClientSpec& client : scenario.clients) {
+    const bool per_process =
+        client.processes > 1 && client.user.find(kProcessKey) != std::string::npos;
+    for (const TrafficSpec& traffic : client.traffic) {
+      for (const RequestTemplate& t : traffic.calls) {
+        CompiledRequest compiled;
+        CompileRequest(t, scenario, service_time, &compiled);
+        const std::size_t namespaces =
+            DrawsNamespace(compiled, scenario)
+                ? scenario.resources[compiled.resource].namespace_names.size()
+                : 1;
+        for (int p = 0; p < (per_process ? client.processes : 1); ++p) {
+          CollisionCall call;
+          call.client = per_process ? client.name + "[" + std::to_string(p) + "]" : client.name;
+          call.user.name = Substitute(client.user, p);
+          call.user.groups = client.groups;
+          for (std::size_t n = 0; n < namespaces; ++n) {
+            call.request = compiled.info;
+            WriteCallRequest(compiled, scenario, p, static_cast<std::uint32_t>(n), &call.request);
+            calls.push_back(call);
+          }
+        }
+      }
+    }
+  }
+  return calls;
+}
+
+// explain --collisions LEVEL --scenario FILE [--config FILE]...
+int RunCollisions(const ExplainFlags& f, const po::variables_map& vm) {
+  for (const char* flag :
+       {"user", "group", "service-account", "verb", "resource", "subresource", "api-group",
+        "namespace", "name", "path", "query", "objects", "object-bytes"}) {
+    if (vm.count(flag)) {
+      throw InputError({}, std::string("--") + flag,
+                       "--collisions explains the scenario's own calls, not one request");
+    }
+  }
+  if (f.anonymous) {
+    throw InputError({}, "--anonymous",
+                     "--collisions explains the scenario's own calls, not one request");
+  }
+  if (f.scenario_path.empty()) {
+    throw InputError({}, "--collisions", "needs --scenario: the flows are its clients'");
+  }
+  if (!vm["kubernetes-version"].defaulted()) {
+    throw InputError({}, "--kubernetes-version",
+                     "the scenario gives the version (spec.apiservers.kubernetesVersion)");
+  }
+  const FlowControlManifests files_manifests = LoadFlowControlFiles(f.files);
+  ThrowIfInvalid(files_manifests);
+  const Scenario scenario = LoadScenario(f.scenario_path);
+  const FlowControlSetup setup = BuildScenarioFlowControl(scenario, &files_manifests);
+  const nlohmann::json e =
+      ExplainCollisions(setup, vm["collisions"].as<std::string>(), ScenarioCalls(scenario));
+  std::cout << (f.output == "json" ? e.dump(2) + "\n" : FormatCollisions(e));
+  return kExitOk;
+}
+
 int RunExplain(const Args& args) {
   ExplainFlags f;
   po::options_description opts = ExplainOptionsOf(f);
@@ -197,21 +273,24 @@ int RunExplain(const Args& args) {
           "    (--user U [--group G]... | --service-account NS/NAME | --anonymous)\n"
           "    (--verb V --resource R [--api-group G] [--namespace N] [--name N]\n"
           "     [--query Q] [--objects N] [--object-bytes B] [--watchers N]\n"
-          "     | --path P [--verb get])",
+          "     | --path P [--verb get])\n"
+          "       apfsim explain --collisions LEVEL --scenario FILE [--config FILE]...",
           opts, nullptr, vm,
           "apfsim explain --scenario scenarios/drift-sweep-fenced.yaml \\\n"
           "    --service-account platform/tenant-operator --verb list \\\n"
           "    --api-group platform.example.com --resource tenantbindings --namespace ns-0001\n"
           "apfsim explain --user alice --group system:authenticated --path /healthz\n"
+          "apfsim explain --collisions workload-low --scenario scenarios/drift-sweep.yaml\n"
           "kubectl get flowschemas,prioritylevelconfigurations -o yaml | \\\n"
           "    apfsim explain --config - --user alice --verb get --resource pods")) {
     return kExitOk;
   }
-  const apf::UserInfo who = IdentityOf(f);
-  apf::RequestInfo request = RequestOf(f);
   if (f.output != "text" && f.output != "json") {
     throw InputError({}, "--output", "\"" + f.output + "\" is not text or json");
   }
+  if (vm.count("collisions")) return RunCollisions(f, vm);
+  const apf::UserInfo who = IdentityOf(f);
+  apf::RequestInfo request = RequestOf(f);
   if (!f.query.empty()) request.query = apf::ParseRequestQuery(f.query);
   ExplainOptions options;
   const FlowControlSetup setup = SetupOf(f, vm, request, options);

@@ -1,12 +1,16 @@
 #include "sim/flowcontrol/explain.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
+#include <utility>
 #include <vector>
 
 #include "apf/classification/classifier.h"
 #include "apf/queueing/shuffle_sharding.h"
 #include "sim/io/duration.h"
+#include "sim/io/input_error.h"
 
 namespace sim {
 namespace {
@@ -280,6 +284,134 @@ std::string FormatExplanation(const json& e) {
            " after it finishes";
   }
   out += "\n                 " + w["why"].get<std::string>() + "\n";
+  return out;
+}
+
+json ExplainCollisions(const FlowControlSetup& setup, const std::string& level,
+                       const std::vector<CollisionCall>& calls) {
+  const int pl_index = setup.config.FindPriorityLevel(level);
+  if (pl_index < 0) {
+    std::string names;
+    for (const apf::PriorityLevel& pl : setup.config.priority_levels) {
+      names += (names.empty() ? "" : ", ") + pl.name;
+    }
+    throw InputError({}, "--collisions",
+                     "no priority level \"" + level + "\"; the levels are " + names);
+  }
+  const apf::Classifier classifier(setup.config);
+  const apf::PriorityLevel& pl = classifier.priority_level(pl_index);
+  json out;
+  out["priorityLevel"] = pl.name;
+  const bool queues = pl.queues_requests();
+  out["queues"] = queues ? json(pl.queuing.queues) : json(nullptr);
+  out["handSize"] = queues ? json(pl.queuing.hand_size) : json(nullptr);
+  // The hash is computed only where the level has more than one queue (flow_hash.h).
+  const bool hashed = queues && pl.queuing.queues > 1;
+  out["usesFlowHash"] = hashed;
+  if (!hashed) {
+    out["note"] = pl.exempt() ? "exempt: requests are not queued"
+                  : queues    ? "one queue: every flow shares it"
+                              : "Reject: the level has no queues";
+  }
+  std::optional<apf::Dealer> dealer;
+  if (hashed) dealer.emplace(pl.queuing.queues, pl.queuing.hand_size);
+  json flows = json::array();
+  std::map<std::pair<std::string, std::string>, std::size_t> index;  // (schema, distinguisher)
+  std::vector<std::vector<int>> hands;
+  for (const CollisionCall& call : calls) {
+    const apf::Classification c =
+        classifier.Classify(apf::MakeRequestDigest(call.user, call.request));
+    if (c.priority_level != pl_index) continue;
+    const std::string schema = classifier.flow_schema(c.flow_schema).metadata.name;
+    const std::string distinguisher(c.distinguisher);
+    auto [at, added] = index.emplace(std::pair{schema, distinguisher}, flows.size());
+    if (added) {
+      json flow = {
+          {"flowSchema", schema}, {"distinguisher", distinguisher}, {"clients", json::array()}};
+      std::vector<int> hand;
+      if (hashed) {
+        const std::uint64_t hash = classifier.FlowHash(c);
+        const apf::Hand dealt = dealer->Deal(hash);
+        hand.assign(dealt.begin(), dealt.end());
+        flow["hash"] = std::to_string(hash);
+        flow["hand"] = hand;
+      } else {
+        flow["hash"] = "0";
+        flow["hand"] = nullptr;
+      }
+      flows.push_back(flow);
+      hands.push_back(std::move(hand));
+    }
+    json& clients = flows[at->second]["clients"];
+    if (std::find(clients.begin(), clients.end(), call.client) == clients.end()) {
+      clients.push_back(call.client);
+    }
+  }
+  json shared = json::array();
+  for (std::size_t i = 0; i < hands.size(); ++i) {
+    for (std::size_t j = i + 1; j < hands.size(); ++j) {
+      std::vector<int> a = hands[i], b = hands[j], both;
+      std::sort(a.begin(), a.end());
+      std::sort(b.begin(), b.end());
+      std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(both));
+      if (!both.empty()) shared.push_back({{"flows", {i, j}}, {"queues", both}});
+    }
+  }
+  out["flows"] = flows;
+  out["shared"] = shared;
+  return out;
+}
+
+namespace {
+
+std::string Cards(const json& list) {
+  std::string out;
+  for (const json& card : list) out += (out.empty() ? "" : ", ") + card.dump();
+  return out;
+}
+
+// "argocd" or "other-operators[3], other-operators[4]": who sends the flow.
+std::string FlowName(const json& flow) {
+  std::string out;
+  for (const json& c : flow["clients"]) out += (out.empty() ? "" : ", ") + c.get<std::string>();
+  return out;
+}
+
+}  // namespace
+
+std::string FormatCollisions(const json& e) {
+  const json& flows = e["flows"];
+  std::string out = "priority level " + e["priorityLevel"].get<std::string>() + ": ";
+  if (e["usesFlowHash"].get<bool>()) {
+    out += e["queues"].dump() + " queues, hand size " + e["handSize"].dump();
+  } else {
+    out += e["note"].get<std::string>();
+  }
+  out += "; " + std::to_string(flows.size()) + " flow" + (flows.size() == 1 ? "" : "s") +
+         " of the scenario's clients land here\n";
+  if (flows.empty()) return out;
+  std::size_t width = 0;
+  for (const json& f : flows) width = std::max(width, FlowName(f).size());
+  out += "\nflows (client: FlowSchema / distinguisher, then the hand in deal order):\n";
+  for (const json& f : flows) {
+    const std::string name = FlowName(f);
+    out += "  " + name + std::string(width - name.size(), ' ') + "  " +
+           f["flowSchema"].get<std::string>() + " / \"" + f["distinguisher"].get<std::string>() +
+           "\"";
+    if (f["hand"].is_array()) out += "  hand " + Cards(f["hand"]);
+    out += "\n";
+  }
+  if (!e["usesFlowHash"].get<bool>()) return out;
+  const std::size_t pairs = flows.size() * (flows.size() - 1) / 2;
+  out += "\nflows that share queues (" + std::to_string(e["shared"].size()) + " of " +
+         std::to_string(pairs) + " pairs):\n";
+  if (e["shared"].empty()) out += "  none: every hand is disjoint from the others\n";
+  for (const json& s : e["shared"]) {
+    const json& queues = s["queues"];
+    out += "  " + FlowName(flows[s["flows"][0].get<std::size_t>()]) + " & " +
+           FlowName(flows[s["flows"][1].get<std::size_t>()]) + ": queue" +
+           (queues.size() == 1 ? " " : "s ") + Cards(queues) + "\n";
+  }
   return out;
 }
 

@@ -40,6 +40,28 @@ nlohmann::json ExplainRequest(const FlowControlSetup& setup, const apf::UserInfo
 // The same for a person.
 std::string FormatExplanation(const nlohmann::json& explanation);
 
+// One call a scenario's client makes, as `explain --collisions` weighs it: the client (with
+// its process where each process is its own user), who makes the call and what it is.
+struct CollisionCall {
+  std::string client;
+  apf::UserInfo user;
+  apf::RequestInfo request;
+};
+
+// Which flows of `calls` land at priority level `level` and share its queues: each flow
+// (FlowSchema and distinguisher, hashed as the apiserver hashes them) with its hand of
+// queues, dealt as the level's queue set deals it, and every pair of flows whose hands
+// overlap with the queues they share. {"priorityLevel", "queues", "handSize",
+// "usesFlowHash", "note" (where no hand is dealt), "flows": [{"flowSchema",
+// "distinguisher", "hash", "hand", "clients"}], "shared": [{"flows": [i, j], "queues"}]},
+// the flows in the order of their first call, each pair's queues in ascending order.
+// An unknown level throws InputError naming --collisions.
+nlohmann::json ExplainCollisions(const FlowControlSetup& setup, const std::string& level,
+                                 const std::vector<CollisionCall>& calls);
+
+// The same for a person.
+std::string FormatCollisions(const nlohmann::json& collisions);
+
 }  // namespace sim
 
 #endif  // SIM_FLOWCONTROL_EXPLAIN_H_

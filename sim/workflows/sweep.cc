@@ -29,19 +29,6 @@
 namespace sim {
 namespace {
 
-// replications.json's tree with each statistics object replaced by its mean: a summary
-// of the means, for the terminal table over seeds.
-nlohmann::json MeansOf(const nlohmann::json& replications) {
-  if (replications.is_object() && replications.contains("mean") &&
-      replications.contains("values")) {
-    return replications["mean"];
-  }
-  if (!replications.is_object()) return replications;
-  nlohmann::json out = nlohmann::json::object();
-  for (const auto& [key, value] : replications.items()) out[key] = MeansOf(value);
-  return out;
-}
-
 [[noreturn]] void Fail(const std::string& flag, const std::string& text, const std::string& why) {
   throw InputError({flag, 0, 0}, text, why);
 }
@@ -451,13 +438,8 @@ SweepOutcome RunSweep(const SweepRequest& request) {
 
   outcome.runs = indices.size() * seeds;
   outcome.scenario_name = scenario_name;
-  // With --seeds the table shows each figure's mean over the seeds.
-  std::vector<nlohmann::json> table_rows;
-  for (std::size_t k = 0; k < indices.size(); ++k) {
-    table_rows.push_back(over_seeds ? MeansOf(ReplicationsJson(runs[k], request.seeds))
-                                    : runs[k][0]);
-  }
-  outcome.table = SweepTable(request.axes, grid, indices, table_rows);
+  // With --seeds the table shows each figure's mean over the seeds and its interval.
+  outcome.table = SweepTable(request.axes, grid, indices, runs);
   if (request.shard) {
     outcome.csv_path = outcome.out_dir + "/" + PartFileName(shard);
     outcome.csv = PartFirstLine(shard, grid.size()) +

@@ -7,6 +7,8 @@
 #include <optional>
 #include <set>
 
+#include "sim/report/replications.h"
+
 namespace sim {
 namespace {
 
@@ -26,7 +28,13 @@ struct Figure {
   std::string object;  // the level or client
   std::string name;    // "rejected", "wait p99", ...
   bool seconds = false;
-  std::vector<std::optional<double>> values;  // per row
+  // Per row: the figure's statistics over the point's seeds (StatisticsJson; one value
+  // without --seeds), null where no seed has it.
+  std::vector<nlohmann::json> values;
+  // The figure shown beside this one and moved with it (a level's wait p99 beside its wait
+  // max), or -1; a figure that is some other's companion is never ranked on its own.
+  int companion = -1;
+  bool is_companion = false;
 };
 
 std::optional<double> At(const nlohmann::json& entry, const char* pointer) {
@@ -35,20 +43,37 @@ std::optional<double> At(const nlohmann::json& entry, const char* pointer) {
   return v.get<double>();
 }
 
+// The mean over the seeds of a row, or nothing.
+std::optional<double> Mean(const nlohmann::json& statistics) {
+  if (!statistics.is_object()) return std::nullopt;
+  return statistics["mean"].get<double>();
+}
+
 // Each candidate figure of every level and client any run has, by name.
-std::vector<Figure> Candidates(const std::vector<nlohmann::json>& summaries) {
+std::vector<Figure> Candidates(const std::vector<std::vector<nlohmann::json>>& runs) {
   std::set<std::string> levels, clients;
-  for (const nlohmann::json& s : summaries) {
-    for (auto& [name, unused] : s.at("priorityLevels").items()) levels.insert(name);
-    for (auto& [name, unused] : s.at("clients").items()) clients.insert(name);
+  for (const auto& seeds : runs) {
+    for (const nlohmann::json& s : seeds) {
+      for (auto& [name, unused] : s.at("priorityLevels").items()) levels.insert(name);
+      for (auto& [name, unused] : s.at("clients").items()) clients.insert(name);
+    }
   }
   std::vector<Figure> figures;
   auto add = [&](const char* section, const std::string& object, const char* name, bool seconds,
                  auto value_of) {
     Figure f{object, name, seconds, {}};
-    for (const nlohmann::json& s : summaries) {
-      const nlohmann::json& entries = s.at(section);
-      f.values.push_back(entries.contains(object) ? value_of(entries.at(object)) : std::nullopt);
+    for (const auto& seeds : runs) {
+      std::vector<nlohmann::json> sample;
+      for (const nlohmann::json& s : seeds) {
+        const nlohmann::json& entries = s.at(section);
+        const std::optional<double> v =
+            entries.contains(object) ? value_of(entries.at(object)) : std::nullopt;
+        // Counts stay integers, so that their mean prints as a count (MeanAndInterval).
+        sample.push_back(!v        ? nlohmann::json()
+                         : seconds ? nlohmann::json(*v)
+                                   : nlohmann::json(static_cast<std::int64_t>(*v)));
+      }
+      f.values.push_back(StatisticsJson(sample));
     }
     figures.push_back(std::move(f));
   };
@@ -61,10 +86,14 @@ std::vector<Figure> Candidates(const std::vector<nlohmann::json>& summaries) {
       }
       return sum;
     });
+    // A burst's waits hide under a whole-run p99 of 0: the max is what shows the incident,
+    // so the wait ranks by its max and the p99 is shown beside it (as compare's table does).
     add("priorityLevels", l, "wait p99", true,
         [](const nlohmann::json& e) { return At(e, "/waitSeconds/p99"); });
     add("priorityLevels", l, "wait max", true,
         [](const nlohmann::json& e) { return At(e, "/waitSeconds/max"); });
+    figures[figures.size() - 2].is_companion = true;
+    figures.back().companion = static_cast<int>(figures.size()) - 2;
   }
   for (const std::string& c : clients) {
     add("clients", c, "429s", false, [](const nlohmann::json& e) { return At(e, "/http429"); });
@@ -74,11 +103,12 @@ std::vector<Figure> Candidates(const std::vector<nlohmann::json>& summaries) {
   return figures;
 }
 
-// How much a figure moves across the grid, relative to its size: 0 when it does not (the
-// summary's seconds are rounded to the millisecond, so a smaller change is noise).
+// How much a figure's mean moves across the grid, relative to its size: 0 when it does not
+// (the summary's seconds are rounded to the millisecond, so a smaller change is noise).
 double Spread(const Figure& f) {
   std::optional<double> lo, hi;
-  for (const auto& v : f.values) {
+  for (const auto& st : f.values) {
+    const std::optional<double> v = Mean(st);
     if (!v) continue;
     lo = std::min(lo.value_or(*v), *v);
     hi = std::max(hi.value_or(*v), *v);
@@ -87,10 +117,17 @@ double Spread(const Figure& f) {
   return (*hi - *lo) / std::max(std::fabs(*hi), std::fabs(*lo));
 }
 
+// The characters `s` takes on a terminal: its UTF-8 code points ("±" is two bytes).
+std::size_t DisplayWidth(const std::string& s) {
+  std::size_t w = 0;
+  for (unsigned char ch : s) w += (ch & 0xC0) != 0x80;
+  return w;
+}
+
+// The mean and, over seeds that disagree, "±" half its 95% interval, as compare and the
+// run table over seeds print them.
 std::string Cell(const Figure& f, std::size_t row) {
-  const auto& v = f.values[row];
-  if (!v) return "-";
-  return f.seconds ? fmt::format("{:.3f}s", *v) : fmt::format("{:.0f}", *v);
+  return MeanAndInterval(f.values[row], f.seconds);
 }
 
 }  // namespace
@@ -118,18 +155,36 @@ std::string SweepTable(const std::vector<SweepAxis>& axes,
                        const std::vector<std::vector<std::string>>& grid,
                        const std::vector<std::size_t>& indices,
                        const std::vector<nlohmann::json>& summaries, std::size_t max_figures) {
-  std::vector<Figure> candidates = Candidates(summaries);
+  std::vector<std::vector<nlohmann::json>> runs;
+  for (const nlohmann::json& s : summaries) runs.push_back({s});
+  return SweepTable(axes, grid, indices, runs, max_figures);
+}
+
+std::string SweepTable(const std::vector<SweepAxis>& axes,
+                       const std::vector<std::vector<std::string>>& grid,
+                       const std::vector<std::size_t>& indices,
+                       const std::vector<std::vector<nlohmann::json>>& runs,
+                       std::size_t max_figures) {
+  std::vector<Figure> candidates = Candidates(runs);
   std::vector<std::pair<double, std::size_t>> ranked;  // (spread, candidate), moving ones
+  std::size_t moving = 0;                              // figures that moved, companions too
   for (std::size_t i = 0; i < candidates.size(); ++i) {
-    if (const double spread = Spread(candidates[i]); spread > 0) ranked.emplace_back(spread, i);
+    const Figure& f = candidates[i];
+    if (f.is_companion) continue;
+    // A wait ranks by its max; only when the max stays put does the p99's own move count.
+    double spread = Spread(f);
+    if (spread == 0 && f.companion >= 0) spread = Spread(candidates[f.companion]);
+    if (spread > 0) {
+      ranked.emplace_back(spread, i);
+      moving += f.companion >= 0 ? 2 : 1;
+    }
   }
   std::stable_sort(ranked.begin(), ranked.end(),
                    [](const auto& a, const auto& b) { return a.first > b.first; });
-  const std::size_t moving = ranked.size();
   // The most moving first, as many as fit the width (the first always does).
   auto width_of = [](const std::vector<std::string>& cells) {
     std::size_t width = 0;
-    for (const std::string& cell : cells) width = std::max(width, cell.size());
+    for (const std::string& cell : cells) width = std::max(width, DisplayWidth(cell));
     return width + 2;  // and the gap before the next column
   };
   std::size_t width = 0;
@@ -139,15 +194,22 @@ std::string SweepTable(const std::vector<SweepAxis>& axes,
     for (std::size_t i : indices) cells.push_back(grid[i][a]);
     width += width_of(cells);
   }
-  std::vector<std::size_t> shown;
-  for (const auto& [unused, c] : ranked) {
-    if (shown.size() == max_figures) break;
+  auto column_width = [&](std::size_t c) {
     std::vector<std::string> cells = {candidates[c].object, candidates[c].name};
     for (std::size_t row = 0; row < indices.size(); ++row)
       cells.push_back(Cell(candidates[c], row));
-    if (!shown.empty() && width + width_of(cells) > kMaxWidth) continue;
-    width += width_of(cells);
+    return width_of(cells);
+  };
+  std::vector<std::size_t> shown;
+  for (const auto& [unused, c] : ranked) {
+    const int companion = candidates[c].companion;
+    const std::size_t columns = companion >= 0 ? 2 : 1;
+    if (!shown.empty() && shown.size() + columns > max_figures) continue;
+    const std::size_t w = column_width(c) + (companion >= 0 ? column_width(companion) : 0);
+    if (!shown.empty() && width + w > kMaxWidth) continue;
+    width += w;
     shown.push_back(c);
+    if (companion >= 0) shown.push_back(static_cast<std::size_t>(companion));
   }
   // Shown in the candidates' order, so that a level's or a client's figures sit together.
   std::sort(shown.begin(), shown.end());
@@ -172,7 +234,7 @@ std::string SweepTable(const std::vector<SweepAxis>& axes,
     std::string text;
     for (std::size_t c = 0; c < columns.size(); ++c) {
       std::size_t width = 0;
-      for (const std::string& cell : columns[c]) width = std::max(width, cell.size());
+      for (const std::string& cell : columns[c]) width = std::max(width, DisplayWidth(cell));
       // The varied values read left-aligned, as labels; the figures right-aligned.
       text += c < axes.size() ? fmt::format("{:<{}}", columns[c][line], width)
                               : fmt::format("{:>{}}", columns[c][line], width);

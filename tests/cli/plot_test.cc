@@ -335,6 +335,33 @@ std::string WithSecondVaried(const std::string& csv, const std::vector<std::stri
   return two;
 }
 
+TEST_CASE("plot_sweep.py colours the wait heat map by the worst level's wait max, not its p99",
+          "[plot]") {
+  // A burst under handSize 6 and 4: workload-low's whole-run p99 is 0.004 s or 0 while its
+  // max is 10.6 to 12.1 s (catch-all waits 0.5 s at most). The panel once showed the p99
+  // ("worst level's wait p99 (s)", cells 0.004, 0, 0.008, 0: handSize 4 looked like no
+  // wait at all); it is the max, with the same level's p99 in each cell.
+  std::string csv = "handSize,inflight" + SweepColumns() + "\n";
+  const char* rows[][4] = {{"6", "400", "0.004", "10.6"},
+                           {"4", "400", "0", "11.2"},
+                           {"6", "600", "0.008", "10.9"},
+                           {"4", "600", "0", "12.1"}};
+  for (const auto& row : rows) {
+    std::string cells = SweepCells("0", row[2]);
+    cells.replace(cells.find(",15,"), 4, std::string(",") + row[3] + ",");
+    csv += std::string(row[0]) + "," + row[1] + cells + "\n";
+  }
+  ScratchDir scratch("apfsim-plot-test");
+  WriteRunsFile(scratch, "burst/sweep.csv", csv);
+  PlotResult result = RunPlotSweep(scratch, "burst/sweep.csv --describe");
+  INFO(result.Output());
+  REQUIRE(result.exit_code == 0);
+  CHECK(result.out.find("panel: worst level's wait max (s), with its p99 | x: handSize | y: "
+                        "inflight\n"
+                        "cells: 10.6 p99 0.004; 11.2 p99 0; 10.9 p99 0.008; 12.1 p99 0\n") !=
+        std::string::npos);
+}
+
 TEST_CASE("plot_sweep.py titles the picture with the scenario and the varied values", "[plot]") {
   struct Case {
     const char* what;
@@ -348,7 +375,7 @@ TEST_CASE("plot_sweep.py titles the picture with the scenario and the varied val
        "150 / apfsim 0.1.0\n"
        "panel: rejected requests per level (all reasons) | x: workload-low "
        "nominalConcurrencyShares | y: requests\n"
-       "panel: queue wait per level: p99 solid, max dashed | x: workload-low "
+       "panel: queue wait per level: max solid, p99 dashed | x: workload-low "
        "nominalConcurrencyShares | y: seconds\n"
        "panel: HTTP 429s per client | x: workload-low nominalConcurrencyShares | y: "
        "responses\n"
@@ -356,7 +383,7 @@ TEST_CASE("plot_sweep.py titles the picture with the scenario and the varied val
        "seconds\n"},
       // Every row gets a second varied value: 400 for these three, 600 for three more. No
       // --scenario: the title falls back to the CSV's name (no runs/ beside it).
-      {"two varied paths: heat maps, the wait panel of the max when p99 never moves", "two",
+      {"two varied paths: heat maps, the wait panel of the max", "two",
        WithSecondVaried(PathSweepCsv("flowControl.priorityLevels.workload-low.spec.limited."
                                      "limitResponse.queuing.queueLengthLimit,apiservers."
                                      "maxRequestsInflight"),
@@ -366,12 +393,18 @@ TEST_CASE("plot_sweep.py titles the picture with the scenario and the varied val
        "apiservers maxRequestsInflight = 400, 600\n"
        "panel: rejected requests, all levels | x: workload-low queueLengthLimit | y: "
        "apiservers maxRequestsInflight\n"
-       "panel: worst level's wait max (s): p99 is 0 everywhere | x: workload-low "
+       "cells: 120; 30; 0; 120; 30; 0\n"
+       // PathSweepCsv's max is its rejections' count (120, 30, 0 s), its p99 0; catch-all
+       // never waits.
+       "panel: worst level's wait max (s), with its p99 | x: workload-low "
        "queueLengthLimit | y: apiservers maxRequestsInflight\n"
+       "cells: 120 p99 0; 30 p99 0; 0 p99 0; 120 p99 0; 30 p99 0; 0 p99 0\n"
        "panel: HTTP 429s, all clients | x: workload-low queueLengthLimit | y: apiservers "
        "maxRequestsInflight\n"
+       "cells: 120; 30; 0; 120; 30; 0\n"
        "panel: worst client's latency p99 (s) | x: workload-low queueLengthLimit | y: "
-       "apiservers maxRequestsInflight\n"},
+       "apiservers maxRequestsInflight\n"
+       "cells: 26.1; 13.2; 0.9; 26.1; 13.2; 0.9\n"},
   }));
   INFO(c.what);
   ScratchDir scratch("apfsim-plot-test");

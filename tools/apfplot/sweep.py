@@ -1,17 +1,19 @@
 """What `apfsim sweep` writes (sweep.csv), drawn (tools/plot_sweep.py). The varied
 parameters are the columns before the first `level.` or `client.` column. One varied
 parameter gives lines against the parameter's value: per active priority level its
-rejections (all reasons) and its queue wait (p99 solid, max dashed, so that a p99 flat at
-zero still leaves the wait that moved visible), and per client that made calls its 429s and
-its latency p99. Two give heat maps over the grid: the rejections summed over all levels,
-the worst level's wait (p99, or max where p99 is zero everywhere), the 429s of all clients
-and the worst client's latency p99. The title names the scenario and the varied values; the
+rejections (all reasons) and its queue wait (max solid, p99 dashed: a burst's ten-second
+waits hide under a whole-run p99 of 0, so the max is the line that shows the incident), and
+per client that made calls its 429s and its latency p99. Two give heat maps over the grid:
+the rejections summed over all levels, the worst level's wait max (the level with the
+largest max at each point, coloured by that max, each cell also giving that level's p99),
+the 429s of all clients and the worst client's latency p99. The title names the scenario and the varied values; the
 axes name the varied paths as a person reads them (readable_path).
 
 A sweep over seeds (`apfsim sweep --seeds`) has three columns per figure, FIGURE_mean,
 FIGURE_ci95_lo and FIGURE_ci95_hi: the lines are the means and the 95% intervals are drawn
 as bands around them (the rejections' band sums the reasons' bounds, so it is wider than
-the sum's own interval); the heat maps show the means.
+the sum's own interval); the heat maps show the means, and the wait panel's cells the
+"±" half interval of the max.
 
 Bad input raises InputError. Reading needs no matplotlib; the drawing functions are handed
 pyplot by the command line, which imports it only once the input has been read. Tested by
@@ -249,13 +251,37 @@ def active_clients(path, header, body, most=8):
     return [c for _, c in active]
 
 
-def wait_field(path, header, body, levels):
-    """p99, unless every level's p99 is zero at every point: then the maximum, which is
-    what moved."""
+def worst_wait(path, header, body, levels):
+    """Per grid point the worst level's wait: (max, half its 95% interval or None, p99),
+    the worst level being the one with the largest wait max there (the figure that shows a
+    burst; its whole-run p99 may be 0). NaN where no level waited."""
+    series = []
     for level in levels:
-        if any(v > 0 for v in level_series(path, header, body, level, "wait_p99_s")):
-            return "wait_p99_s", "worst level's wait p99 (s)"
-    return "wait_max_s", "worst level's wait max (s): p99 is 0 everywhere"
+        maxes = level_series(path, header, body, level, "wait_max_s")
+        p99s = level_series(path, header, body, level, "wait_p99_s")
+        bounds = level_band(path, header, body, level, "wait_max_s")
+        series.append((maxes, p99s, bounds))
+    out = []
+    for n in range(len(body)):
+        worst = (math.nan, None, math.nan)
+        for maxes, p99s, bounds in series:
+            if math.isnan(maxes[n]) or (not math.isnan(worst[0]) and maxes[n] <= worst[0]):
+                continue
+            half = (bounds[1][n] - bounds[0][n]) / 2 if bounds is not None else None
+            worst = (maxes[n], half, p99s[n])
+        out.append(worst)
+    return out
+
+
+def wait_text(worst):
+    """A wait cell's words: "11.2" or "11.2±0.4", then the same level's p99."""
+    value, half, p99 = worst
+    text = "%g" % round(value, 3)
+    if half is not None and round(half, 3) > 0:
+        text += "±%g" % round(half, 3)
+    if not math.isnan(p99):
+        text += "\np99 %g" % round(p99, 3)
+    return text
 
 
 def finish(fig, path, body, varied, scenario, subtitle):
@@ -273,10 +299,10 @@ def draw_one(plt, path, header, body, varied, scenario=None, subtitle=None):
     for level in active_levels(path, header, body):
         line = plot_with_band(rejected_ax, positions, rejections(path, header, body, level),
                               rejections_band(path, header, body, level), level)
-        plot_with_band(wait_ax, positions, level_series(path, header, body, level, "wait_p99_s"),
-                       level_band(path, header, body, level, "wait_p99_s"), level,
+        plot_with_band(wait_ax, positions, level_series(path, header, body, level, "wait_max_s"),
+                       level_band(path, header, body, level, "wait_max_s"), level,
                        color=line.get_color())
-        wait_ax.plot(positions, level_series(path, header, body, level, "wait_max_s"),
+        wait_ax.plot(positions, level_series(path, header, body, level, "wait_p99_s"),
                      linestyle="--", color=line.get_color())
     for client in active_clients(path, header, body):
         line = plot_with_band(http429_ax, positions,
@@ -287,7 +313,7 @@ def draw_one(plt, path, header, body, varied, scenario=None, subtitle=None):
                        client_band(path, header, body, client, "latency_p99_s"), client,
                        color=line.get_color())
     titles = (("rejected requests per level (all reasons)", "requests"),
-              ("queue wait per level: p99 solid, max dashed", "seconds"),
+              ("queue wait per level: max solid, p99 dashed", "seconds"),
               ("HTTP 429s per client", "responses"), ("latency p99 per client", "seconds"))
     for ax, (text, unit) in zip(axes.flat, titles):
         ax.set_title(text)
@@ -310,7 +336,7 @@ def draw_two(plt, path, header, body, varied, scenario=None, subtitle=None):
     b_labels, _ = axis_values([row[1] for row in body])
     levels = levels_of(header)
     clients = active_clients(path, header, body, most=len(clients_of(header)))
-    field, wait_title = wait_field(path, header, body, levels)
+    worst = worst_wait(path, header, body, levels)
 
     def grid_of(series, combine):
         grid = [[math.nan] * len(a_labels) for _ in b_labels]
@@ -320,18 +346,24 @@ def draw_two(plt, path, header, body, varied, scenario=None, subtitle=None):
                 combine(values) if values else math.nan)
         return grid
 
+    # The wait panel's cells name the worst level's max and its p99; the others the value.
+    wait_texts = [[None] * len(a_labels) for _ in b_labels]
+    for n, row in enumerate(body):
+        if not math.isnan(worst[n][0]):
+            wait_texts[b_labels.index(row[1])][a_labels.index(row[0])] = wait_text(worst[n])
+
     panels = (
         (grid_of([rejections(path, header, body, l) for l in levels], sum),
          "rejected requests, all levels"),
-        (grid_of([level_series(path, header, body, l, field) for l in levels], max),
-         wait_title),
+        (grid_of([[w[0] for w in worst]], max),
+         "worst level's wait max (s), with its p99"),
         (grid_of([client_series(path, header, body, c, "http429") for c in clients], sum),
          "HTTP 429s, all clients"),
         (grid_of([client_series(path, header, body, c, "latency_p99_s") for c in clients], max),
          "worst client's latency p99 (s)"),
     )
     fig, axes = plt.subplots(2, 2, figsize=(13, 10), constrained_layout=True)
-    for ax, (grid, text) in zip(axes.flat, panels):
+    for panel, (ax, (grid, text)) in enumerate(zip(axes.flat, panels)):
         image = ax.imshow(grid, origin="lower", aspect="auto", cmap="viridis")
         fig.colorbar(image, ax=ax)
         ax.set_xticks(range(len(a_labels)))
@@ -347,7 +379,9 @@ def draw_two(plt, path, header, body, varied, scenario=None, subtitle=None):
             for i in range(len(b_labels)):
                 for j in range(len(a_labels)):
                     if not math.isnan(grid[i][j]):
-                        ax.text(j, i, "%g" % round(grid[i][j], 3), ha="center", va="center",
+                        words = (wait_texts[i][j] if panel == 1
+                                 else "%g" % round(grid[i][j], 3))
+                        ax.text(j, i, words, ha="center", va="center",
                                 color="black" if finite and grid[i][j] > light else "white",
                                 fontsize="small")
     finish(fig, path, body, varied, scenario, subtitle)
@@ -356,10 +390,13 @@ def draw_two(plt, path, header, body, varied, scenario=None, subtitle=None):
 
 def describe(fig):
     """The figure's words, one line each: the title, then each panel's title and axis
-    labels (plot_sweep.py --describe, for tests and for reading a picture in a log)."""
+    labels and a heat map's cells (plot_sweep.py --describe, for tests and for reading a picture in a log)."""
     lines = ["title: " + fig._suptitle.get_text().replace("\n", " / ")]
     for ax in fig.axes:
         if ax.get_title():
             lines.append("panel: %s | x: %s | y: %s"
                          % (ax.get_title(), ax.get_xlabel(), ax.get_ylabel()))
+            if ax.texts:  # a heat map's cells, row by row from the bottom
+                lines.append("cells: " + "; ".join(t.get_text().replace("\n", " ")
+                                                    for t in ax.texts))
     return "\n".join(lines) + "\n"

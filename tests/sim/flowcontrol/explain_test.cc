@@ -91,3 +91,113 @@ TEST_CASE("explain's level names its maximum concurrency maxCL, keeping maxSeats
   CHECK(e["workEstimate"]["why"].get<std::string>().find("no object count given") !=
         std::string::npos);
 }
+
+namespace {
+
+// Three FlowSchemas of doc/model.md appendix A, by their names (a flow's hash is its
+// FlowSchema's name and its distinguisher), sent to one level of 64 queues and hands of 6.
+// Each is kept as written (autoupdate-spec false) and matches one user.
+constexpr const char* kLabManifests = R"(
+apiVersion: flowcontrol.apiserver.k8s.io/v1
+kind: PriorityLevelConfiguration
+metadata: {name: lab}
+spec:
+  type: Limited
+  limited:
+    nominalConcurrencyShares: 10
+    limitResponse: {type: Queue, queuing: {queues: 64, handSize: 6, queueLengthLimit: 50}}
+---
+apiVersion: flowcontrol.apiserver.k8s.io/v1
+kind: FlowSchema
+metadata: {name: global-default, annotations: {apf.kubernetes.io/autoupdate-spec: "false"}}
+spec:
+  priorityLevelConfiguration: {name: lab}
+  matchingPrecedence: 9900
+  distinguisherMethod: {type: ByUser}
+  rules:
+  - subjects: [{kind: User, user: {name: alice}}]
+    resourceRules: [{verbs: ["*"], apiGroups: ["*"], resources: ["*"], namespaces: ["*"],
+                     clusterScope: true}]
+---
+apiVersion: flowcontrol.apiserver.k8s.io/v1
+kind: FlowSchema
+metadata: {name: service-accounts, annotations: {apf.kubernetes.io/autoupdate-spec: "false"}}
+spec:
+  priorityLevelConfiguration: {name: lab}
+  matchingPrecedence: 9000
+  distinguisherMethod: {type: ByUser}
+  rules:
+  - subjects: [{kind: ServiceAccount, serviceAccount: {namespace: default, name: loadtest}}]
+    resourceRules: [{verbs: ["*"], apiGroups: ["*"], resources: ["*"], namespaces: ["*"],
+                     clusterScope: true}]
+---
+apiVersion: flowcontrol.apiserver.k8s.io/v1
+kind: FlowSchema
+metadata: {name: kube-controller-manager, annotations: {apf.kubernetes.io/autoupdate-spec: "false"}}
+spec:
+  priorityLevelConfiguration: {name: lab}
+  matchingPrecedence: 800
+  distinguisherMethod: {type: ByNamespace}
+  rules:
+  - subjects: [{kind: User, user: {name: system:kube-controller-manager}}]
+    resourceRules: [{verbs: ["*"], apiGroups: ["*"], resources: ["*"], namespaces: ["*"],
+                     clusterScope: true}]
+)";
+
+sim::CollisionCall Call(const std::string& client, const apf::UserInfo& user,
+                        const std::string& ns = "default") {
+  sim::CollisionCall call{client, user, ListConfigMaps()};
+  call.request.namespace_name = ns;
+  return call;
+}
+
+}  // namespace
+
+TEST_CASE("explain --collisions deals each flow's hand and lists the queues pairs share",
+          "[explain]") {
+  const sim::FlowControlSetup setup =
+      sim::BuildFlowControl({1, 36}, sim::ParseFlowControlYaml(kLabManifests, "lab.yaml"));
+  // kube-controller-manager is distinguished by namespace: a cluster-scoped LIST is the
+  // empty distinguisher of appendix A; one in kube-system is another flow.
+  const std::vector<sim::CollisionCall> calls = {
+      Call("alice", apf::AuthenticatedUser("alice", {})),
+      Call("loadtest", apf::ServiceAccountUser("default", "loadtest")),
+      Call("loadtest", apf::ServiceAccountUser("default", "loadtest"), "other"),  // same flow
+      Call("kcm", apf::AuthenticatedUser("system:kube-controller-manager", {}), ""),
+      Call("bob", apf::AuthenticatedUser("bob", {}))};  // catch-all: another level
+  const nlohmann::json e = sim::ExplainCollisions(setup, "lab", calls);
+  CHECK(e["queues"] == 64);
+  CHECK(e["handSize"] == 6);
+  REQUIRE(e["flows"].size() == 3);
+  // Appendix A's hashes and its deal (64, 6) column, which the Go dealer gives
+  // (k8s.io/apiserver pkg/util/shufflesharding/shufflesharding.go, Dealer.Deal: the hash's
+  // mixed-radix digits of bases 64, 63, ..., 59, each picking among the cards left).
+  CHECK(e["flows"][0]["flowSchema"] == "global-default");
+  CHECK(e["flows"][0]["distinguisher"] == "alice");
+  CHECK(e["flows"][0]["hash"] == "17644606172554983095");
+  CHECK(e["flows"][0]["hand"] == nlohmann::json::array({55, 56, 51, 36, 11, 5}));
+  CHECK(e["flows"][1]["distinguisher"] == "system:serviceaccount:default:loadtest");
+  CHECK(e["flows"][1]["hash"] == "18245108773366159178");
+  CHECK(e["flows"][1]["hand"] == nlohmann::json::array({10, 1, 40, 19, 44, 28}));
+  CHECK(e["flows"][1]["clients"] == nlohmann::json::array({"loadtest"}));
+  CHECK(e["flows"][2]["distinguisher"] == "");
+  CHECK(e["flows"][2]["hash"] == "14257900033262264633");
+  CHECK(e["flows"][2]["hand"] == nlohmann::json::array({57, 29, 61, 56, 39, 18}));
+  // By hand: {5, 11, 36, 51, 55, 56} and {18, 29, 39, 56, 57, 61} share queue 56; the
+  // loadtest hand {1, 10, 19, 28, 40, 44} meets neither.
+  CHECK(e["shared"] == nlohmann::json::parse(R"([{"flows": [0, 2], "queues": [56]}])"));
+  CHECK(sim::FormatCollisions(e) ==
+        "priority level lab: 64 queues, hand size 6; 3 flows of the scenario's clients land "
+        "here\n"
+        "\n"
+        "flows (client: FlowSchema / distinguisher, then the hand in deal order):\n"
+        "  alice     global-default / \"alice\"  hand 55, 56, 51, 36, 11, 5\n"
+        "  loadtest  service-accounts / \"system:serviceaccount:default:loadtest\"  hand 10, 1, "
+        "40, 19, 44, 28\n"
+        "  kcm       kube-controller-manager / \"\"  hand 57, 29, 61, 56, 39, 18\n"
+        "\n"
+        "flows that share queues (1 of 3 pairs):\n"
+        "  alice & kcm: queue 56\n");
+  CHECK_THROWS_WITH(sim::ExplainCollisions(setup, "no-such-level", calls),
+                    Catch::Contains("no priority level \"no-such-level\""));
+}
