@@ -235,6 +235,38 @@ FieldSelectorMatch FieldSelectorExactMatch(std::string_view selector, std::strin
   return result;
 }
 
+std::string HttpMethodOfVerb(std::string_view verb) {
+  if (verb == "get" || verb == "list" || verb == "watch") return "GET";
+  if (verb == "create") return "POST";
+  if (verb == "update") return "PUT";
+  if (verb == "delete" || verb == "deletecollection") return "DELETE";
+  std::string method(verb);
+  for (char& c : method) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return method;  // patch is PATCH
+}
+
+std::string CollectionRequestName(const RequestQuery& query) {
+  // DecodeParameters into metainternalversion.ListOptions parses the field selector; when
+  // anything fails to decode, the options are reset and no name is taken.
+  if (query.list_options_error) return "";
+  FieldSelectorMatch by_name = FieldSelectorExactMatch(query.field_selector, "metadata.name");
+  if (by_name.parse_error || !by_name.found) return "";
+  // path.IsValidPathSegmentName: not "." or "..", and no '/' or '%'.
+  const std::string& name = by_name.value;
+  if (name == "." || name == ".." || name.find_first_of("/%") != std::string::npos) return "";
+  return name;
+}
+
+void ResolveCollectionVerb(RequestInfo* info) {
+  if (info->name.empty() && info->verb == "get") {
+    // The `watch` value is read with the same true/false rule whether or not the other
+    // options decode.
+    info->verb = info->query.watch ? "watch" : "list";
+    info->name = CollectionRequestName(info->query);
+  }
+  if (info->name.empty() && info->verb == "delete") info->verb = "deletecollection";
+}
+
 RequestInfo NewRequestInfo(std::string_view method, std::string_view path,
                            std::string_view raw_query) {
   RequestInfo info;
@@ -299,20 +331,7 @@ RequestInfo NewRequestInfo(std::string_view method, std::string_view path,
   if (remaining() >= 2) info.name = std::string(parts[at + 1]);
   if (remaining() >= 1) info.resource = std::string(parts[at]);
 
-  if (info.name.empty() && info.verb == "get") {
-    // A collection GET is a list or a watch; `fieldSelector=metadata.name=X` names the
-    // object when X is a valid path segment. If the options do not decode, the factory
-    // reads only `watch` (with the same true/false rule) and no name.
-    FieldSelectorMatch by_name =
-        FieldSelectorExactMatch(info.query.field_selector, "metadata.name");
-    bool options_decode = !info.query.list_options_error && !by_name.parse_error;
-    info.verb = info.query.watch ? "watch" : "list";
-    if (options_decode && by_name.found && by_name.value != "." && by_name.value != ".." &&
-        by_name.value.find_first_of("/%") == std::string::npos) {
-      info.name = by_name.value;
-    }
-  }
-  if (info.name.empty() && info.verb == "delete") info.verb = "deletecollection";
+  ResolveCollectionVerb(&info);
   return info;
 }
 

@@ -72,6 +72,29 @@ struct RequestInfo {
 RequestInfo NewRequestInfo(std::string_view method, std::string_view path,
                            std::string_view raw_query);
 
+// The HTTP method a resource request of kube verb `verb` is sent with, NewRequestInfo's
+// table read backwards: get, list and watch are "GET", create "POST", update "PUT", patch
+// "PATCH", delete and deletecollection "DELETE"; any other verb is returned in upper case
+// (a non-resource request's verb is its lowercase method).
+std::string HttpMethodOfVerb(std::string_view verb);
+
+// The name a collection GET (a LIST or WATCH) takes from its query in NewRequestInfo:
+// X of a `fieldSelector` term `metadata.name=X` or `metadata.name==X` (fields.Selector
+// RequiresExactMatch; `!=` never names, other fields are ignored, and of several
+// metadata.name terms the first in sorted order wins), when the ListOptions decode
+// (DecodeParameters into metainternalversion.ListOptions: `limit`, `timeoutSeconds` and the
+// field selector itself must parse) and X is a valid path segment name (not "." or "..",
+// no '/' or '%'); "" otherwise. A label selector that labels.Parse refuses also spoils the
+// decode in Go; it is not checked here (apfsim does not parse label selectors).
+std::string CollectionRequestName(const RequestQuery& query);
+
+// NewRequestInfo's last step, for a request whose verb came from its HTTP method: a "get"
+// without a name is a collection GET, "watch" when `?watch` is true and "list" otherwise,
+// named by CollectionRequestName; a "delete" without a name is "deletecollection". Other
+// verbs, and requests that already have a name, are left as they are. Every input path
+// (URLs, traces, traffic specs, audit logs) ends with this, so all give the factory's info.
+void ResolveCollectionVerb(RequestInfo* info);
+
 // The result of asking a field selector whether it pins `field` to one value:
 // fields.ParseSelector(selector).RequiresExactMatch(field) from k8s.io/apimachinery.
 struct FieldSelectorMatch {

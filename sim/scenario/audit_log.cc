@@ -4,6 +4,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "apf/classification/request_info.h"
 #include "sim/io/input_file.h"
 
 namespace sim {
@@ -182,6 +183,15 @@ bool AuditLogReader::ReadEvent() {
       r.name = StringAt(*ref, "name");
     }
     if (r.resource.empty()) r.path = uri.substr(0, question);  // a non-resource request
+    // The name is the RequestInfo's (requestinfo.go NewRequestInfo on the requestURI): the
+    // path's, or a LIST's or WATCH's `fieldSelector=metadata.name=X`. objectRef.name is
+    // that name too, except that audit.LogRequestObject fills it from the request's object
+    // when RequestInfo has none (a create's new object), which APF never sees.
+    if (!r.resource.empty()) {
+      r.name = apf::NewRequestInfo(apf::HttpMethodOfVerb(verb), uri.substr(0, question),
+                                   question == std::string::npos ? "" : r.query)
+                   .name;
+    }
     if (r.resource.empty() && r.path.empty()) {
       Skip("missing-field");
       continue;

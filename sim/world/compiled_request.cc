@@ -62,7 +62,17 @@ void CompileRequest(const RequestTemplate& t, const Scenario& scenario,
   info.subresource = t.subresource;
   info.name = t.name;
   info.query = apf::ParseRequestQuery(t.query);
-  if (info.verb == "list" && info.query.watch) info.verb = "watch";
+  if (info.is_resource_request) {
+    // The template's list and watch are GETs of the collection (client-go's Watch sends
+    // ?watch=true), and its get and delete without a name are too: all take the verb and
+    // the name that requestinfo.go NewRequestInfo gives such a URL. A name the template
+    // gives (the path's) wins, as the factory reads the selector only when there is none.
+    if (info.verb == "list" && info.query.watch) info.verb = "watch";
+    if (info.name.empty() && (info.verb == "list" || info.verb == "watch")) {
+      info.name = apf::CollectionRequestName(info.query);
+    }
+    apf::ResolveCollectionVerb(&info);
+  }
   c->is_watch = info.verb == "watch";
   c->is_list = info.verb == "list";
   c->is_create = info.verb == "create";

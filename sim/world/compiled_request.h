@@ -1,7 +1,8 @@
 // A request template of the scenario compiled once for the many calls that send it: the
 // apf::RequestInfo as sent, client-go's call options, and what the apiserver asks of every
 // call (the verb's kind, the resource, the service-time rule), so that nothing is parsed
-// or looked up per call. Tested through the world's parts (tests/sim/world/apiserver_test.cc).
+// or looked up per call. Tested through the world's parts (tests/sim/world/apiserver_test.cc) and
+// by tests/sim/world/compiled_request_test.cc.
 #ifndef SIM_WORLD_COMPILED_REQUEST_H_
 #define SIM_WORLD_COMPILED_REQUEST_H_
 
@@ -79,7 +80,11 @@ inline void WriteCallRequest(const CompiledRequest& request, const Scenario& sce
 }
 
 // Compiles `t` into `c` (whose id is left -1) against the scenario's resources and
-// service-time rules.
+// service-time rules. `c->info` is what requestinfo.go NewRequestInfo derives from the URL
+// the template stands for: a LIST or WATCH without a name takes it from a `fieldSelector`
+// of `metadata.name=X` (apf::CollectionRequestName), a get or delete without a name is a
+// list, watch or deletecollection (apf::ResolveCollectionVerb). "{process}" is written in
+// the name and namespace only, never in the query.
 void CompileRequest(const RequestTemplate& t, const Scenario& scenario,
                     const ServiceTimeModel& service_time, CompiledRequest* c);
 
