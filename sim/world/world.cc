@@ -474,7 +474,9 @@ void World::OnExecDone(apf::Nanos now, Attempt& a, int ai) {
   const bool opens_watch = a.watch && a.event_refusal == nullptr && !a.answered;
   if (opens_watch) {
     a.watch_open = true;
-    apf::Nanos ends_at = now + rep.server.WatchLifetime(SentRequestOf(a));
+    // The handler starts the watch's timeout before its setup (get.go ListResource), so
+    // the lifetime counts from the dispatch; setup that outlasts it ends the watch at once.
+    apf::Nanos ends_at = std::max(now, a.dispatched + rep.server.WatchLifetime(SentRequestOf(a)));
     // An informer's client closes the stream at its http.Client.Timeout if that comes
     // first (doc/model.md#client-timeouts); the reflector sees a normal end and watches again.
     if (call.generator >= 0 && generators_[call.generator].informer && call.live()) {
