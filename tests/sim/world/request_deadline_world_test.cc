@@ -59,6 +59,17 @@ spec:
   return run;
 }
 
+// The first watch of a run: a watch pattern watches again when its watch ends, so the
+// trace holds one line for each watch that ended (the earliest opened first by arrival).
+const nlohmann::json& FirstWatch(const Run& run) {
+  REQUIRE_FALSE(run.trace.empty());
+  const nlohmann::json* first = &run.trace[0];
+  for (const nlohmann::json& t : run.trace) {
+    if (t["arrival"].get<double>() < (*first)["arrival"].get<double>()) first = &t;
+  }
+  return *first;
+}
+
 // A trace time (seconds) in nanoseconds: exact for runs shorter than 2^53 ns.
 apf::Nanos Ns(const nlohmann::json& seconds) {
   return static_cast<apf::Nanos>(std::llround(seconds.get<double>() * 1e9));
@@ -147,9 +158,9 @@ TEST_CASE("a watch's ?timeout= is never read: it is long-running", "[world][dead
               request: {verb: watch, resource: configmaps, namespace: default,
                         query: "timeout=5&timeoutSeconds=30", serviceTime: 1s}}
 )");
-  REQUIRE(run.trace.size() == 1);
-  CHECK(run.trace[0]["status"] == 200);
-  CHECK(Ns(run.trace[0]["released"]) - Ns(run.trace[0]["dispatch"]) == 30 * kSecond);
+  const nlohmann::json& t = FirstWatch(run);
+  CHECK(t["status"] == 200);
+  CHECK(Ns(t["released"]) - Ns(t["dispatch"]) == 30 * kSecond);
 }
 
 TEST_CASE("a watch's timeoutSeconds counts from its dispatch, not its initial events' end",
@@ -161,8 +172,7 @@ TEST_CASE("a watch's timeoutSeconds counts from its dispatch, not its initial ev
                         query: "timeoutSeconds=300", serviceTime: 2s}}
 )",
                             "400s");
-  REQUIRE(run.trace.size() == 1);
-  const nlohmann::json& t = run.trace[0];
+  const nlohmann::json& t = FirstWatch(run);
   CHECK(Ns(t["finish"]) - Ns(t["dispatch"]) == 2 * kSecond);
   CHECK(Ns(t["released"]) - Ns(t["dispatch"]) == 300 * kSecond);
 }
@@ -176,8 +186,9 @@ TEST_CASE("setup that outlasts a watch's timeoutSeconds ends it as the setup end
               request: {verb: watch, resource: configmaps, namespace: default,
                         query: "timeoutSeconds=5", serviceTime: 8s}}
 )");
-  REQUIRE(run.trace.size() == 1);
-  CHECK(Ns(run.trace[0]["released"]) - Ns(run.trace[0]["dispatch"]) == 8 * kSecond);
+  const nlohmann::json& t = FirstWatch(run);
+  CHECK(Ns(t["finish"]) - Ns(t["dispatch"]) == 8 * kSecond);
+  CHECK(Ns(t["released"]) - Ns(t["dispatch"]) == 8 * kSecond);
 }
 
 TEST_CASE("a watch without timeoutSeconds ends at dispatch + minRequestTimeout x (1 + u)",
@@ -194,8 +205,7 @@ TEST_CASE("a watch without timeoutSeconds ends at dispatch + minRequestTimeout x
   sim::Random stream(7, "apiserver-0/service");
   const double u = stream.Uniform01();
   const apf::Nanos lifetime = apf::GoFloatToInt64(1800e9 * (u + 1.0));
-  REQUIRE(run.trace.size() == 1);
-  const nlohmann::json& t = run.trace[0];
+  const nlohmann::json& t = FirstWatch(run);
   CHECK(Ns(t["released"]) - Ns(t["dispatch"]) == lifetime);
   CHECK(lifetime >= 1800 * kSecond);
   CHECK(lifetime < 3600 * kSecond);
