@@ -118,6 +118,38 @@ std::optional<apf::Nanos> ParseDuration(std::string_view text, std::string* erro
   return negative ? -result : result;
 }
 
+std::string GoParseDurationError(std::string_view text) {
+  std::string quoted(1, '"');
+  quoted.append(text);
+  quoted += '"';
+  const std::string invalid = "time: invalid duration " + quoted;
+  // time.ParseDuration's scan: a sign, then numbers each followed by a unit, the unit
+  // being every character up to the next digit or '.'.
+  std::string_view s = text;
+  if (!s.empty() && (s[0] == '-' || s[0] == '+')) s.remove_prefix(1);
+  if (s.empty()) return invalid;
+  const auto is_number_char = [](char c) { return c == '.' || (c >= '0' && c <= '9'); };
+  while (!s.empty()) {
+    size_t i = 0;
+    bool digits = false;
+    for (; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i) digits = true;
+    if (i < s.size() && s[i] == '.') {
+      for (++i; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i) digits = true;
+    }
+    if (!digits) return invalid;
+    s.remove_prefix(i);
+    size_t u = 0;
+    while (u < s.size() && !is_number_char(s[u])) ++u;
+    if (u == 0) return "time: missing unit in duration " + quoted;
+    const std::string_view unit = s.substr(0, u);
+    bool known = false;
+    for (const Unit& k : kUnits) known = known || k.name == unit;
+    if (!known) return "time: unknown unit \"" + std::string(unit) + "\" in duration " + quoted;
+    s.remove_prefix(u);
+  }
+  return invalid;  // every unit known: the value overflows
+}
+
 namespace {
 
 // Appends v / 10^prec with prec decimals, trailing zeros (and a bare point) dropped.

@@ -16,6 +16,11 @@ namespace sim {
 // ("missing unit in duration \"15\"", ...). A bare "0" is accepted as in Go.
 std::optional<apf::Nanos> ParseDuration(std::string_view text, std::string* error = nullptr);
 
+// time.ParseDuration's error for `text`, which ParseDuration rejects, in Go's words:
+// `time: invalid duration "5x."`, `time: missing unit in duration "15"` or
+// `time: unknown unit "sec" in duration "5sec"` (the apiserver puts it in a 400's message).
+std::string GoParseDurationError(std::string_view text);
+
 // Formats like Go's Duration.String: "1h2m3.5s", "250ms", "1.5µs", "0s".
 std::string FormatDuration(apf::Nanos d);
 

@@ -4,6 +4,7 @@
 
 #include "apf/classification/long_running.h"
 #include "apf/estimation/work_estimator.h"
+#include "sim/io/duration.h"
 #include "sim/scenario/feature_gates.h"
 
 namespace sim {
@@ -131,6 +132,17 @@ HttpResponse Apiserver::GatewayTimeout() {
   response.status_code = 504;
   response.body_is_status = true;
   response.body_message = kGatewayTimeoutBody;
+  return response;
+}
+
+HttpResponse Apiserver::InvalidTimeout(std::string_view value) {
+  HttpResponse response;
+  response.status_code = 400;  // apierrors.NewBadRequest
+  response.body_is_status = true;
+  response.body_message =
+      *invalid_timeout_messages_
+           .insert("invalid timeout specified in the request URL - " + GoParseDurationError(value))
+           .first;
   return response;
 }
 

@@ -19,6 +19,7 @@
 #include "apf/estimation/object_count_tracker.h"
 #include "apf/filter/event_rate_limit.h"
 #include "apf/filter/flow_control.h"
+#include "apf/filter/request_deadline.h"
 #include "sim/clients/client_call.h"
 #include "sim/engine/random.h"
 #include "sim/scenario/scenario.h"
@@ -64,10 +65,12 @@ class Apiserver {
   void set_resources(const std::vector<ResourceSpec>* resources) { resources_ = resources; }
 
   // The handler of an admitted request starts at `now` (the request arrived at
-  // `arrived`; `user` sent it): EventRateLimit's verdict, then the service time.
+  // `arrived` with the parsed ?timeout= `user_timeout`, 0 for none; `user` sent it):
+  // EventRateLimit's verdict, then the service time, then its 504's time.
   // Inline: it runs for every request.
-  Execution Execute(apf::Nanos now, apf::Nanos arrived, const CompiledRequest& request,
-                    const apf::RequestInfo& info, const std::string& user) {
+  Execution Execute(apf::Nanos now, apf::Nanos arrived, apf::Nanos user_timeout,
+                    const CompiledRequest& request, const apf::RequestInfo& info,
+                    const std::string& user) {
     Execution e;
     if (event_rate_limit_ && apf::EventRateLimitApplies(info)) {
       e.event_refusal = EventRefusal(now, info, user);
@@ -81,11 +84,20 @@ class Apiserver {
       e.service =
           service_time_->SampleRule(request.service_rule[list.from_cache ? 1 : 0], list, rng_);
     }
-    e.timeout_at = TimeoutAt(now, arrived, e.service, request_timeout_, request.long_running,
-                             backend_ != nullptr);
+    e.timeout_at = TimeoutAt(now, arrived, e.service, DeadlineTimeout(user_timeout),
+                             request.long_running, backend_ != nullptr);
     return e;
   }
+  // The distance from arrival of a non-long-running request's deadline
+  // (request_deadline.go withRequestDeadline): its ?timeout= `user_timeout` when that is
+  // positive and below --request-timeout, else --request-timeout (0 or a negative
+  // ?timeout= included).
+  apf::Nanos DeadlineTimeout(apf::Nanos user_timeout) const {
+    return apf::RequestDeadlineTimeout(user_timeout, request_timeout_);
+  }
   // When the request timeout answers a handler that starts at `now` and runs `service`:
+  // `request_timeout` is the request's own (DeadlineTimeout), the timeout filter
+  // (server/filters/timeout.go) answering at the context's deadline:
   // at `arrived + request_timeout` if it is still running then (at once if that time has
   // passed), never for a long-running request or one done in time. On a shared backend
   // `service` is full-speed work and a saturated backend stretches it by an amount known
@@ -133,6 +145,10 @@ class Apiserver {
     return response;
   }
   static HttpResponse GatewayTimeout();
+  // WithRequestDeadline's 400 for a ?timeout= `value` that is not a Go duration
+  // (request_deadline.go parseTimeout): before authentication and APF. Its message is
+  // kept by the replica for as long as it lives.
+  HttpResponse InvalidTimeout(std::string_view value);
 
   // Event writes EventRateLimit refused on this replica, and the refusals by the type of
   // the limit that refused (apf::EventLimitType order; an event refused by two limits
@@ -173,7 +189,8 @@ class Apiserver {
   // Each distinct refusal message once: a response's body points into it.
   std::unordered_set<std::string> event_refusal_messages_;
   EventRefusals event_refusals_;
-  Random rng_;  // service times and watch lifetimes
+  std::unordered_set<std::string> invalid_timeout_messages_;  // InvalidTimeout's bodies
+  Random rng_;                                                // service times and watch lifetimes
 };
 
 }  // namespace sim

@@ -79,7 +79,10 @@ void CompileRequest(const RequestTemplate& t, const Scenario& scenario,
   c->long_running = apf::IsLongRunningRequest(info);
   c->call_options.kind = c->is_watch ? CallKind::kWatch : CallKind::kDo;
   c->call_options.method = MethodOf(t.verb);
-  if (!info.query.timeout.empty()) c->query_timeout = ParseDuration(info.query.timeout);
+  if (!info.query.timeout.empty()) {
+    c->query_timeout = ParseDuration(info.query.timeout);
+    c->query_timeout_malformed = !c->query_timeout.has_value();
+  }
   c->service_rule[0] = service_time.RuleIndex(info, false);
   c->service_rule[1] = service_time.RuleIndex(info, true);
 }

@@ -36,6 +36,9 @@ struct CompiledRequest {
   bool is_create = false;
   bool long_running = false;
   std::optional<apf::Nanos> query_timeout;  // an explicit ?timeout= in the template
+  // The ?timeout= is not a Go duration: WithRequestDeadline answers 400 (info.query.timeout
+  // holds the value).
+  bool query_timeout_malformed = false;
   // The service-time rule of every call of this request (the verb, resource and
   // subresource are the template's), by whether a LIST is served from the cache.
   int service_rule[2] = {-1, -1};

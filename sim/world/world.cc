@@ -226,6 +226,13 @@ void World::SendAttempt(apf::Nanos now, Call& call, int c, const CallStep& step)
   load_balancer_.Arrived(a.replica);
   std::optional<apf::Nanos> user_timeout = request.query_timeout;
   if (step.timeout_param_ns > 0) user_timeout = step.timeout_param_ns;
+  // client-go's own ?timeout= replaces the template's (Request.URL). A long-running
+  // request's ?timeout= is never read (request_deadline.go withRequestDeadline).
+  if (request.query_timeout_malformed && step.timeout_param_ns <= 0 && !request.long_running) {
+    RefuseInvalidTimeout(now, a, static_cast<int>(slot));
+    return;
+  }
+  a.user_timeout = user_timeout.value_or(0);
   apf::StartHints hints;
   hints.estimate = request.tmpl->seats ? &*request.tmpl->seats : nullptr;
   apf::Classification classification;
@@ -253,6 +260,18 @@ void World::SendAttempt(apf::Nanos now, Call& call, int c, const CallStep& step)
   const apf::Admission admission =
       rep.flow_control->Start(now, Ref(slot, a.generation), proc.user, sent, user_timeout, hints);
   OnAdmitted(now, a, static_cast<int>(slot), admission);
+}
+
+// WithRequestDeadline answers a ?timeout= that is not a Go duration 400, before
+// authentication and APF (request_deadline.go parseTimeout): nothing is classified or
+// counted at a level.
+void World::RefuseInvalidTimeout(apf::Nanos now, Attempt& a, int ai) {
+  const CompiledRequest& request = RequestOf(calls_[a.call]);
+  a.outcome = "rejected";
+  a.reason = "invalid-timeout";
+  DeliverResponse(now, a, ai,
+                  replicas_[a.replica]->server.InvalidTimeout(request.info.query.timeout));
+  ReleaseAttempt(a, ai);
 }
 
 inline apf::FlowRef* World::NamespaceFlowNote(int replica, int resource,
@@ -426,8 +445,8 @@ void World::StartExecution(apf::Nanos now, Attempt& a, int ai) {
   a.executing = true;
   const apf::RequestInfo& sent = SentRequestOf(a);
   if (a.watch) a.registration = rep.flow_control->watches().RegisterWatch(sent);
-  const Execution e =
-      rep.server.Execute(now, a.arrived, RequestOf(call), sent, processes_[call.process].user.name);
+  const Execution e = rep.server.Execute(now, a.arrived, a.user_timeout, RequestOf(call), sent,
+                                         processes_[call.process].user.name);
   a.event_refusal = e.event_refusal;
   const std::uint64_t ref = Ref(ai, a.generation);
   if (rep.backend) {
@@ -474,7 +493,9 @@ void World::OnExecDone(apf::Nanos now, Attempt& a, int ai) {
   const bool opens_watch = a.watch && a.event_refusal == nullptr && !a.answered;
   if (opens_watch) {
     a.watch_open = true;
-    apf::Nanos ends_at = now + rep.server.WatchLifetime(SentRequestOf(a));
+    // The handler starts the watch's timeout before its setup (get.go ListResource), so
+    // the lifetime counts from the dispatch; setup that outlasts it ends the watch at once.
+    apf::Nanos ends_at = std::max(now, a.dispatched + rep.server.WatchLifetime(SentRequestOf(a)));
     // An informer's client closes the stream at its http.Client.Timeout if that comes
     // first (doc/model.md#client-timeouts); the reflector sees a normal end and watches again.
     if (call.generator >= 0 && generators_[call.generator].informer && call.live()) {

@@ -222,6 +222,7 @@ class World : public EventHandler {
 
   // Server side.
   void OnAdmitted(apf::Nanos now, Attempt& a, int ai, const apf::Admission& admission);
+  void RefuseInvalidTimeout(apf::Nanos now, Attempt& a, int ai);
   void StartExecution(apf::Nanos now, Attempt& a, int ai);
   void OnExecDone(apf::Nanos now, Attempt& a, int ai);
   void OnWaitTimeout(apf::Nanos now, int attempt);

@@ -151,6 +151,7 @@ struct World::Attempt {
   int seats = 0;  // beside flow_schema, where it fills what would be padding
   std::uint64_t flow_hash = 0;
   apf::Nanos arrived = 0;
+  apf::Nanos user_timeout = 0;  // the ?timeout= sent, parsed (0: none); sets the 504's time
   EventHandle timeout;
   EventHandle abort;      // the client gives up on the attempt then (its call's kCallAbort)
   bool answered = false;  // the client has its answer, or gave up

@@ -61,13 +61,13 @@ TEST_CASE("executing a slow request schedules its 504 at arrival + request timeo
   sim::CompileRequest(t, s, service_time, &request);
   sim::Apiserver server(0, s, nullptr, &service_time, nullptr);
   // Arrived at 5 s, dispatched at 10 s, runs 90 s (to 100 s): still running at 5 + 60 s.
-  const sim::Execution e = server.Execute(10 * kSecond, 5 * kSecond, request, request.info, "u");
+  const sim::Execution e = server.Execute(10 * kSecond, 5 * kSecond, 0, request, request.info, "u");
   CHECK(e.service == 90 * kSecond);
   CHECK_FALSE(e.event_rejected());
   CHECK(e.timeout_at == 65 * kSecond);
   // A 30 s handler dispatched at the same time ends at 40 s: no 504.
   t.service_time->value = 30 * kSecond;
-  CHECK(server.Execute(10 * kSecond, 5 * kSecond, request, request.info, "u").timeout_at ==
+  CHECK(server.Execute(10 * kSecond, 5 * kSecond, 0, request, request.info, "u").timeout_at ==
         apf::kNever);
 }
 
@@ -82,9 +82,9 @@ TEST_CASE("EventRateLimit refuses events past its burst, with a quick 429", "[ap
   sim::CompileRequest(t, s, service_time, &request);
   sim::Apiserver server(0, s, nullptr, &service_time, nullptr);
   // The burst's two, then a refusal at the same instant.
-  CHECK_FALSE(server.Execute(0, 0, request, request.info, "u").event_rejected());
-  CHECK_FALSE(server.Execute(0, 0, request, request.info, "u").event_rejected());
-  const sim::Execution refused = server.Execute(0, 0, request, request.info, "u");
+  CHECK_FALSE(server.Execute(0, 0, 0, request, request.info, "u").event_rejected());
+  CHECK_FALSE(server.Execute(0, 0, 0, request, request.info, "u").event_rejected());
+  const sim::Execution refused = server.Execute(0, 0, 0, request, request.info, "u");
   CHECK(refused.event_rejected());
   CHECK(refused.service == 100 * kMicrosecond);  // refused before storage is touched
   const sim::HttpResponse r = sim::Apiserver::Answer(request, refused.event_refusal);
@@ -97,12 +97,12 @@ TEST_CASE("EventRateLimit refuses events past its burst, with a quick 429", "[ap
   CHECK(r.body_is_status);
   // A second later one token is back.
   CHECK_FALSE(
-      server.Execute(1 * kSecond, 1 * kSecond, request, request.info, "u").event_rejected());
+      server.Execute(1 * kSecond, 1 * kSecond, 0, request, request.info, "u").event_rejected());
   // Not an event: never asked.
   sim::CompiledRequest pod;
   const sim::RequestTemplate pod_t = Template("create", "pods");
   sim::CompileRequest(pod_t, s, service_time, &pod);
-  CHECK_FALSE(server.Execute(1 * kSecond, 1 * kSecond, pod, pod.info, "u").event_rejected());
+  CHECK_FALSE(server.Execute(1 * kSecond, 1 * kSecond, 0, pod, pod.info, "u").event_rejected());
 }
 
 TEST_CASE("the handler's answers", "[apiserver]") {
@@ -179,4 +179,67 @@ TEST_CASE("on a shared backend the 504 is always scheduled at the request timeou
         70 * kSecond);
   CHECK(sim::Apiserver::TimeoutAt(10 * kSecond, 0, 1 * kSecond, timeout, true, true) ==
         apf::kNever);
+}
+
+TEST_CASE("a request's own ?timeout= sets its 504 when it is below --request-timeout",
+          "[apiserver]") {
+  // k8s.io/apiserver pkg/endpoints/filters/request_deadline.go withRequestDeadline: the
+  // deadline is received + the ?timeout= when 0 < timeout < --request-timeout (60 s here),
+  // else received + 60 s; pkg/server/filters/timeout.go answers 504 at that deadline.
+  sim::Scenario s = MaxInFlightScenario();
+  sim::RequestTemplate t = Template("get", "configmaps");
+  t.service_time =
+      sim::DurationDistribution{sim::DurationDistribution::Kind::kConstant, 90 * kSecond, 0};
+  const sim::ServiceTimeModel service_time(s.apiservers.service_time);
+  sim::CompiledRequest request;
+  sim::CompileRequest(t, s, service_time, &request);
+  sim::Apiserver server(0, s, nullptr, &service_time, nullptr);
+  // Arrived at 1 s, dispatched at 2 s, runs 90 s.
+  const auto timeout_at = [&](apf::Nanos user_timeout) {
+    return server.Execute(2 * kSecond, 1 * kSecond, user_timeout, request, request.info, "u")
+        .timeout_at;
+  };
+  CHECK(timeout_at(5 * kSecond) == 6 * kSecond);     // ?timeout=5s: 1 + 5 s, not 61 s
+  CHECK(timeout_at(1) == 2 * kSecond);               // 1ns: past at dispatch, 504 at once
+  CHECK(timeout_at(0) == 61 * kSecond);              // none, or ?timeout=0s: the flag's
+  CHECK(timeout_at(-5 * kSecond) == 61 * kSecond);   // ?timeout=-5s parses; not > 0
+  CHECK(timeout_at(60 * kSecond) == 61 * kSecond);   // not below the flag: the flag's
+  CHECK(timeout_at(120 * kSecond) == 61 * kSecond);  // above it: the flag's
+  CHECK(server.DeadlineTimeout(59 * kSecond) == 59 * kSecond);
+  // A 3 s handler under ?timeout=5s is done at 5 s, before 6 s: no 504.
+  t.service_time->value = 3 * kSecond;
+  CHECK(timeout_at(5 * kSecond) == apf::kNever);
+}
+
+TEST_CASE("a ?timeout= that is not a Go duration is answered 400 with Go's message",
+          "[apiserver]") {
+  // request_deadline.go parseTimeout: fmt.Errorf("%s - %s", invalidTimeoutInURL, err) over
+  // time.ParseDuration's error, answered apierrors.NewBadRequest.
+  const sim::Scenario s = MaxInFlightScenario();
+  const sim::ServiceTimeModel service_time(s.apiservers.service_time);
+  sim::Apiserver server(0, s, nullptr, &service_time, nullptr);
+  const sim::HttpResponse r = server.InvalidTimeout("5");
+  CHECK(r.status_code == 400);
+  CHECK(r.body_is_status);
+  CHECK_FALSE(r.has_retry_after);
+  CHECK(r.body_message ==
+        "invalid timeout specified in the request URL - time: missing unit in duration \"5\"");
+  CHECK(server.InvalidTimeout("5sec").body_message ==
+        "invalid timeout specified in the request URL - time: unknown unit \"sec\" in duration "
+        "\"5sec\"");
+  CHECK(server.InvalidTimeout("abc").body_message ==
+        "invalid timeout specified in the request URL - time: invalid duration \"abc\"");
+  // The template keeps the value and says it is malformed; a well-formed one is parsed,
+  // negative included (time.ParseDuration accepts a sign).
+  sim::RequestTemplate t = Template("get", "configmaps");
+  t.query = "timeout=5";
+  sim::CompiledRequest bad;
+  sim::CompileRequest(t, s, service_time, &bad);
+  CHECK(bad.query_timeout_malformed);
+  CHECK(bad.info.query.timeout == "5");
+  t.query = "timeout=-5s";
+  sim::CompiledRequest negative;
+  sim::CompileRequest(t, s, service_time, &negative);
+  CHECK_FALSE(negative.query_timeout_malformed);
+  CHECK(negative.query_timeout == -5 * kSecond);
 }
