@@ -188,7 +188,8 @@ void FlowControl::Digest(Nanos now) {
   for (const PriorityLevel& pl : config_->priority_levels) specs.push_back(AllocationSpecOf(pl));
   ConcurrencyAllocator::DigestOutcome outcome;
   Status s = allocator_->Digest(
-      specs, [&](const std::string& name) { return levels_[LevelIndexOf(name)].demand->Reset(now); },
+      specs,
+      [&](const std::string& name) { return levels_[LevelIndexOf(name)].demand->Reset(now); },
       [&](const std::string& name) { return levels_[LevelIndexOf(name)].queue_set->is_idle(); },
       &outcome);
   assert(s.ok());  // the configuration was validated and digested before

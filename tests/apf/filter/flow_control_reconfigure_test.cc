@@ -52,13 +52,13 @@ std::string LevelA(int shares, const std::string& limit_response) {
          limit_response + "\n";
 }
 
-const char* const kOneQueue = "{type: Queue, queuing: {queues: 1, handSize: 1, queueLengthLimit: 10}}";
+const char* const kOneQueue =
+    "{type: Queue, queuing: {queues: 1, handSize: 1, queueLengthLimit: 10}}";
 
 apf::FlowControlConfig ConfigOf(const std::vector<std::string>& documents) {
   std::string text;
   for (const std::string& d : documents) text += "---\n" + d;
-  return sim::BuildFlowControl({1, 36}, sim::ParseFlowControlYaml(text, "test.yaml"), false)
-      .config;
+  return sim::BuildFlowControl({1, 36}, sim::ParseFlowControlYaml(text, "test.yaml"), false).config;
 }
 
 struct Dispatches : apf::FlowControlListener {
@@ -74,9 +74,7 @@ apf::FlowControlOptions FourSeats() {
 }
 
 struct Filter {
-  explicit Filter(const std::vector<const apf::FlowControlConfig*>& later) {
-    fc.Foresee(later);
-  }
+  explicit Filter(const std::vector<const apf::FlowControlConfig*>& later) { fc.Foresee(later); }
   apf::FlowControlConfig first = ConfigOf({LevelA(30, kOneQueue), kFlowSchema});
   Dispatches listener;
   apf::FlowControl fc{0, FourSeats(), &first, nullptr, &listener};
@@ -126,9 +124,9 @@ TEST_CASE("changed shares give new nominal seats at the change (finishQueueSetRe
 
 TEST_CASE("a new queue shape keeps queued requests where they are (setConfiguration)",
           "[flow_control][reconfigure]") {
-  const apf::FlowControlConfig wider = ConfigOf(
-      {LevelA(30, "{type: Queue, queuing: {queues: 8, handSize: 2, queueLengthLimit: 1}}"),
-       kFlowSchema});
+  const apf::FlowControlConfig wider =
+      ConfigOf({LevelA(30, "{type: Queue, queuing: {queues: 8, handSize: 2, queueLengthLimit: 1}}"),
+                kFlowSchema});
   Filter f({&wider});
   const int a = f.Level("a");
   std::vector<apf::Admission> executing;
@@ -167,8 +165,7 @@ TEST_CASE("a new queue shape keeps queued requests where they are (setConfigurat
 
 TEST_CASE("Queuing to Reject: queued requests are still dispatched, new ones face the limit",
           "[flow_control][reconfigure]") {
-  const apf::FlowControlConfig reject =
-      ConfigOf({LevelA(30, "{type: Reject}"), kFlowSchema});
+  const apf::FlowControlConfig reject = ConfigOf({LevelA(30, "{type: Reject}"), kFlowSchema});
   Filter f({&reject});
   const int a = f.Level("a");
   std::vector<apf::Admission> executing;
@@ -224,8 +221,9 @@ TEST_CASE("a deleted level is quiesced until idle, then removed (processOldPLsLo
   CHECK(f.fc.allocator()->Find("a") == nullptr);
 }
 
-TEST_CASE("a deleted FlowSchema's flows are classified anew; its level stays (digestFlowSchemasLocked)",
-          "[flow_control][reconfigure]") {
+TEST_CASE(
+    "a deleted FlowSchema's flows are classified anew; its level stays (digestFlowSchemasLocked)",
+    "[flow_control][reconfigure]") {
   const apf::FlowControlConfig without_fs = ConfigOf({LevelA(30, kOneQueue)});
   Filter f({&without_fs});
   const apf::Admission before = f.Start(0, "alice");

@@ -113,13 +113,13 @@ TEST_CASE("events: apply and delete are read and checked at their items", "[even
   CHECK(e.where().line == 22);
   CHECK(e.message().find("must be") != std::string::npos);
   // Valid: read into the event, and a mark names the objects.
-  const sim::Scenario s = sim::ParseScenarioText(
-      std::string(kHead) +
-          "  events:\n"
-          "  - at: 2m\n"
-          "    delete:\n"
-          "    - {kind: PriorityLevelConfiguration, name: workload-low}\n",
-      "ev.yaml", {});
+  const sim::Scenario s =
+      sim::ParseScenarioText(std::string(kHead) +
+                                 "  events:\n"
+                                 "  - at: 2m\n"
+                                 "    delete:\n"
+                                 "    - {kind: PriorityLevelConfiguration, name: workload-low}\n",
+                             "ev.yaml", {});
   REQUIRE(s.events.size() == 1);
   CHECK(s.events[0].deletes.size() == 1);
   CHECK(s.events[0].deletes[0].name == "workload-low");
