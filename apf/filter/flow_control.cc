@@ -81,6 +81,11 @@ FlowControl::FlowControl(Nanos now, const FlowControlOptions& options,
       config_(config),
       listener_(listener),
       estimator_(options.estimator, object_stats, &watches_) {
+  // The FlowSchemas' indices, with APF off too (the caller sizes its tables by them).
+  for (size_t i = 0; config_ && i < config_->flow_schemas.size(); ++i) {
+    flow_schema_of_.push_back(static_cast<int>(i));
+    flow_schema_names_.push_back(config_->flow_schemas[i].metadata.name);
+  }
   if (!options_.enable_priority_and_fairness) {
     max_in_flight_ = std::make_unique<MaxInFlightFilter>(options_.max_requests_inflight,
                                                          options_.max_mutating_requests_inflight);
@@ -99,10 +104,6 @@ FlowControl::FlowControl(Nanos now, const FlowControlOptions& options,
     levels_[i].demand = std::make_unique<SeatDemandIntegrator>(now);
     specs.push_back(AllocationSpecOf(pl));
     level_of_.push_back(static_cast<int>(i));
-  }
-  for (size_t i = 0; i < config_->flow_schemas.size(); ++i) {
-    flow_schema_of_.push_back(static_cast<int>(i));
-    flow_schema_names_.push_back(config_->flow_schemas[i].metadata.name);
   }
   // The first digestion: every level is new, so no demand is read and nothing is idle.
   ConcurrencyAllocator::DigestOutcome outcome;
