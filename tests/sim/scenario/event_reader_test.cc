@@ -91,10 +91,10 @@ TEST_CASE("events: valid actions the world does not model yet are refused at the
 
 TEST_CASE("events: apply and delete are read and checked at their items", "[events]") {
   // A kind other than the two flow-control kinds, at its value (line 16, "    - {kind: "
-  // puts it at column 13), with did-you-mean.
+  // puts it at column 14), with did-you-mean.
   sim::InputError e = ErrorOf("  - at: 1m\n    delete:\n    - {kind: FlowSchemas, name: x}\n");
   CHECK(e.where().line == 16);
-  CHECK(e.where().column == 13);
+  CHECK(e.where().column == 14);
   CHECK(e.message().rfind("must be FlowSchema or PriorityLevelConfiguration", 0) == 0);
   e = ErrorOf("  - at: 1m\n    delete: []\n");
   CHECK(e.message() == "lists no objects: give {kind: ..., name: ...}");
