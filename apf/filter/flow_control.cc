@@ -81,6 +81,11 @@ FlowControl::FlowControl(Nanos now, const FlowControlOptions& options,
       config_(config),
       listener_(listener),
       estimator_(options.estimator, object_stats, &watches_) {
+  // The FlowSchemas' indices, with APF off too (the caller sizes its tables by them).
+  for (size_t i = 0; config_ && i < config_->flow_schemas.size(); ++i) {
+    flow_schema_of_.push_back(static_cast<int>(i));
+    flow_schema_names_.push_back(config_->flow_schemas[i].metadata.name);
+  }
   if (!options_.enable_priority_and_fairness) {
     max_in_flight_ = std::make_unique<MaxInFlightFilter>(options_.max_requests_inflight,
                                                          options_.max_mutating_requests_inflight);
@@ -98,6 +103,7 @@ FlowControl::FlowControl(Nanos now, const FlowControlOptions& options,
     levels_[i].spec = pl;
     levels_[i].demand = std::make_unique<SeatDemandIntegrator>(now);
     specs.push_back(AllocationSpecOf(pl));
+    level_of_.push_back(static_cast<int>(i));
   }
   // The first digestion: every level is new, so no demand is read and nothing is idle.
   ConcurrencyAllocator::DigestOutcome outcome;
@@ -117,6 +123,103 @@ FlowControl::FlowControl(Nanos now, const FlowControlOptions& options,
         static_cast<QueueSetListener*>(this), level.demand.get());
     level.queue_set->set_report_arrival_in_result(true);
   }
+}
+
+int FlowControl::LevelIndexOf(std::string_view name) const {
+  for (size_t i = 0; i < levels_.size(); ++i) {
+    if (levels_[i].name == name) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+void FlowControl::Foresee(const std::vector<const FlowControlConfig*>& later) {
+  if (max_in_flight_) return;
+  for (const FlowControlConfig* config : later) {
+    for (const PriorityLevel& pl : config->priority_levels) {
+      if (LevelIndexOf(pl.name) >= 0) continue;
+      // Not configured yet: an idle queue set of no seats that no request reaches, so
+      // that reports can read it. Reconfigure replaces it when the level is introduced.
+      Level& level = levels_.emplace_back();
+      level.name = pl.name;
+      level.spec = pl;
+      level.demand = std::make_unique<SeatDemandIntegrator>(0);
+      level.queue_set =
+          std::make_unique<QueueSet>(0, QueuingOf(pl), DispatchingConfig{0, 1},
+                                     static_cast<QueueSetListener*>(this), level.demand.get());
+      level.queue_set->set_report_arrival_in_result(true);
+    }
+    for (const FlowSchema& fs : config->flow_schemas) {
+      if (std::find(flow_schema_names_.begin(), flow_schema_names_.end(), fs.metadata.name) ==
+          flow_schema_names_.end()) {
+        flow_schema_names_.push_back(fs.metadata.name);
+      }
+    }
+  }
+}
+
+void FlowControl::Reconfigure(Nanos now, const FlowControlConfig* next) {
+  if (max_in_flight_) return;
+  config_ = next;
+  classifier_ = std::make_unique<Classifier>(*config_);
+  level_of_.clear();
+  for (const PriorityLevel& pl : config_->priority_levels) {
+    const int i = LevelIndexOf(pl.name);
+    assert(i >= 0);  // Foresee registered it
+    levels_[i].spec = pl;
+    level_of_.push_back(i);
+  }
+  flow_schema_of_.clear();
+  for (const FlowSchema& fs : config_->flow_schemas) {
+    const auto it =
+        std::find(flow_schema_names_.begin(), flow_schema_names_.end(), fs.metadata.name);
+    assert(it != flow_schema_names_.end());
+    flow_schema_of_.push_back(static_cast<int>(it - flow_schema_names_.begin()));
+  }
+  // Every flow is hashed and dealt its hand anew: a FlowSchema may have moved to another
+  // level, and a level's dealer may have changed shape. Bumping the epoch makes every
+  // caller's FlowRef stale.
+  flow_hashes_.clear();
+  cached_flows_ = 0;
+  ++flows_epoch_;
+  Digest(now);
+}
+
+void FlowControl::Digest(Nanos now) {
+  std::vector<PriorityLevelAllocationSpec> specs;
+  for (const PriorityLevel& pl : config_->priority_levels) specs.push_back(AllocationSpecOf(pl));
+  ConcurrencyAllocator::DigestOutcome outcome;
+  Status s = allocator_->Digest(
+      specs,
+      [&](const std::string& name) { return levels_[LevelIndexOf(name)].demand->Reset(now); },
+      [&](const std::string& name) { return levels_[LevelIndexOf(name)].queue_set->is_idle(); },
+      &outcome);
+  assert(s.ok());  // the configuration was validated and digested before
+  (void)s;
+  for (const std::string& name : outcome.introduced) {
+    // BeginConstruction + Complete: a new queue set and seat-demand integrator, from now.
+    Level& level = levels_[LevelIndexOf(name)];
+    const PriorityLevelAllocation* alloc = allocator_->Find(name);
+    level.demand = std::make_unique<SeatDemandIntegrator>(now);
+    level.queue_set = std::make_unique<QueueSet>(
+        now, QueuingOf(level.spec),
+        DispatchingConfig{static_cast<int>(alloc->current_cl),
+                          static_cast<int>(alloc->concurrency_denominator)},
+        static_cast<QueueSetListener*>(this), level.demand.get());
+    level.queue_set->set_report_arrival_in_result(true);
+  }
+  for (Level& level : levels_) {
+    const PriorityLevelAllocation* alloc = allocator_->Find(level.name);
+    level.alloc = alloc;
+    level.quiescing = alloc && alloc->quiescing;
+    level.max_seats = alloc ? allocator_->GetMaxSeats(level.name) : 0;
+  }
+  // The introduced sets were completed above; Complete on the others installs the new
+  // queuing shape and limit and dispatches what now fits.
+  ApplyAllocation(now);
+}
+
+void FlowControl::ReapIfIdle(Nanos now, const Level& level) {
+  if (level.queue_set->is_idle()) Digest(now);
 }
 
 int FlowControl::RecordDrop(Nanos now, Level& level) {
@@ -155,8 +258,9 @@ inline Admission FlowControl::Admit(Nanos now, std::uint64_t id, const RequestIn
                                     bool long_running, std::optional<Nanos> user_timeout,
                                     const StartHints& hints, const Classification& c) {
   Admission a;
-  Level& level = levels_[c.priority_level];
-  a.flow_schema = c.flow_schema;
+  const int level_index = level_of_[c.priority_level];
+  Level& level = levels_[level_index];
+  a.flow_schema = flow_schema_of_[c.flow_schema];
   CachedFlow* flow;
   if (FlowRef* ref = hints.flow;
       ref && ref->epoch == flows_epoch_ && ref->flow_schema == c.flow_schema) {
@@ -178,7 +282,7 @@ inline Admission FlowControl::Admit(Nanos now, std::uint64_t id, const RequestIn
       now, id,
       RequestSeats{a.estimate.initial_seats, a.estimate.final_seats, a.estimate.additional_latency},
       a.flow_hash, flow ? &flow->hand : nullptr);
-  a.handle = FlowHandle{c.priority_level, r.handle};
+  a.handle = FlowHandle{level_index, r.handle};
   a.queue = r.queue_index;
   switch (r.outcome) {
     case QueueSet::StartOutcome::kRejectedQueueFull:
@@ -318,13 +422,16 @@ bool FlowControl::TimeOut(Nanos now, const FlowHandle& handle, int* retry_after_
   Level& level = levels_[handle.level];
   if (!level.queue_set->TimeOut(now, handle.queue_set)) return false;
   *retry_after_seconds = RecordDrop(now, level);
+  // The request's Finish saw the set idle (queueset.go request.wait): maybeReap.
+  if (level.quiescing) ReapIfIdle(now, level);
   return true;
 }
 
 void FlowControl::Adjust(Nanos now) {
   if (!allocator_) return;
+  // A quiescing level is no longer in config_ but still takes part.
   allocator_->Adjust([&](const std::string& name) {
-    const int i = config_->FindPriorityLevel(name);
+    const int i = LevelIndexOf(name);
     assert(i >= 0);
     return levels_[i].demand->Reset(now);
   });
@@ -335,6 +442,7 @@ void FlowControl::ApplyAllocation(Nanos now) {
   for (Level& level : levels_) {
     const PriorityLevelAllocation* alloc = allocator_->Find(level.name);
     level.alloc = alloc;
+    if (!alloc) continue;  // not configured now: its set is idle
     Status s = level.queue_set->Reconfigure(
         now, QueuingOf(level.spec),
         DispatchingConfig{static_cast<int>(alloc->current_cl),
@@ -357,8 +465,8 @@ LevelState FlowControl::level(int index) const {
   const Level& level = levels_[index];
   const PriorityLevelAllocation* alloc = level.alloc;
   s.name = &level.name;
-  s.nominal_cl = alloc->limits.nominal_cl;
-  s.current_cl = alloc->current_cl;
+  s.nominal_cl = alloc ? static_cast<int>(alloc->limits.nominal_cl) : 0;  // not configured now
+  s.current_cl = alloc ? static_cast<int>(alloc->current_cl) : 0;
   s.max_seats = static_cast<int>(level.max_seats);
   s.executing_requests = level.queue_set->executing_requests();
   s.executing_seats = level.queue_set->seats_in_use();

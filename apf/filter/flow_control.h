@@ -11,6 +11,16 @@
 // calls Finish when the handler returns, ReleaseSeats when Finish says the seats are to
 // be released later, TimeOut at the wait deadline that Start returned, and Adjust every
 // kBorrowingAdjustmentPeriod.
+//
+// Reconfigure changes the configuration of a live filter as the config controller's
+// sync does (apf_controller.go digestConfigObjects; doc/model.md#configuration-changes):
+// levels keep their queue sets by name and are re-configured (BeginConfigChange +
+// Complete), new ones get fresh queue sets, and a level whose object is gone is quiesced
+// until idle, then removed. Levels and FlowSchemas keep the index they were first given,
+// so that a caller's reports stay valid across changes: Foresee registers, before the
+// run, the ones later configurations will bring.
+//
+// Tested by tests/apf/filter/flow_control_test.cc and flow_control_reconfigure_test.cc.
 #ifndef APF_FILTER_FLOW_CONTROL_H_
 #define APF_FILTER_FLOW_CONTROL_H_
 
@@ -18,6 +28,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "apf/allocation/concurrency_allocator.h"
@@ -64,7 +75,7 @@ struct Admission {
   RejectReason reason = RejectReason::kQueueFull;
   int retry_after_seconds = 0;
   FlowHandle handle;
-  int flow_schema = -1;  // index into config().flow_schemas, -1 with APF off
+  int flow_schema = -1;  // FlowControl::flow_schema_name's index, -1 with APF off
   int queue = -1;        // the queue chosen by shuffle sharding
   std::uint64_t flow_hash = 0;
   WorkEstimate estimate;
@@ -155,8 +166,26 @@ class FlowControl : private QueueSetListener {
   // The periodic re-division of seats (every kBorrowingAdjustmentPeriod).
   void Adjust(Nanos now);
 
+  // Gives every priority level and FlowSchema of `later` (configurations Reconfigure will
+  // be given, each of which must outlive the filter) its index now, after those of the
+  // current configuration, in order of first appearance. A level not yet configured
+  // reports no seats and receives no requests. Call before the first Start.
+  void Foresee(const std::vector<const FlowControlConfig*>& later);
+  // The configuration objects changed at `now` (the controller's digestion): `next` (one
+  // Foresee was given) is classified against from now on. Each level's allocation,
+  // queue set and work-estimator cap follow it at once, and the seats are re-divided once,
+  // as digestConfigObjects does; the 10 s re-division keeps its own rhythm. The flows'
+  // hashes and hands are forgotten, so every FlowRef is stale (flows are classified and
+  // dealt anew), and classifier() is a new classifier.
+  void Reconfigure(Nanos now, const FlowControlConfig* next);
+
   bool apf_enabled() const { return options_.enable_priority_and_fairness; }
+  // The configuration in force now.
   const FlowControlConfig& config() const { return *config_; }
+  // The FlowSchemas by the index Admission::flow_schema gives: the first configuration's
+  // in matching order, then those Foresee registered.
+  int flow_schema_count() const { return static_cast<int>(flow_schema_names_.size()); }
+  const std::string& flow_schema_name(int index) const { return flow_schema_names_[index]; }
   const Classifier* classifier() const { return classifier_.get(); }
   const ConcurrencyAllocator* allocator() const { return allocator_.get(); }
   WatchTracker& watches() { return watches_; }
@@ -176,9 +205,19 @@ class FlowControl : private QueueSetListener {
     // The allocator's entry and the work estimator's per-request cap for this level, kept
     // here so that a request does not look the level up by name: the cap changes only when
     // the levels are digested, the entry is re-read after every re-division.
-    const PriorityLevelAllocation* alloc = nullptr;
+    const PriorityLevelAllocation* alloc = nullptr;  // null: not configured now
     std::uint64_t max_seats = 0;
+    // Its object is gone but requests remain: the allocation keeps it until idle
+    // (processOldPLsLocked); the filter then digests again (maybeReap).
+    bool quiescing = false;
   };
+
+  // The level's index in levels_, or -1.
+  int LevelIndexOf(std::string_view name) const;
+  // Digests `config_` again once a quiescing level's queue set is idle (maybeReap).
+  void ReapIfIdle(Nanos now, const Level& level);
+  // The allocator's digestion of config_'s levels, and the queue sets set to it.
+  void Digest(Nanos now);
 
   void OnDispatched(Nanos now, QueueSetHandle request, std::uint64_t id) override;
   void ApplyAllocation(Nanos now);
@@ -203,7 +242,13 @@ class FlowControl : private QueueSetListener {
   std::unique_ptr<ConcurrencyAllocator> allocator_;
   WatchTracker watches_;
   WorkEstimator estimator_;
-  std::vector<Level> levels_;  // APF: config_->priority_levels order; off: readonly, mutating
+  // APF: the first configuration's priority_levels order, then Foresee's; off: readonly,
+  // mutating. level_of_[i] is the index here of config_->priority_levels[i], and
+  // flow_schema_of_[i] the reported index of config_->flow_schemas[i].
+  std::vector<Level> levels_;
+  std::vector<int> level_of_;
+  std::vector<int> flow_schema_of_;
+  std::vector<std::string> flow_schema_names_;
   std::unique_ptr<MaxInFlightFilter> max_in_flight_;
   std::vector<std::string> pool_names_;
   // Flow hashes by (FlowSchema, distinguisher): SHA-256 costs more than everything else
@@ -235,7 +280,11 @@ inline Nanos FlowControl::Finish(Nanos now, const FlowHandle& handle) {
     max_in_flight_->Release(handle.level == 0 ? InFlightKind::kReadOnly : InFlightKind::kMutating);
     return now;
   }
-  return levels_[handle.level].queue_set->Finish(now, handle.queue_set);
+  const Level& level = levels_[handle.level];
+  const Nanos released = level.queue_set->Finish(now, handle.queue_set);
+  if (level.quiescing) [[unlikely]]
+    ReapIfIdle(now, level);
+  return released;
 }
 
 inline void FlowControl::ReleaseSeats(Nanos now, const FlowHandle& handle) {

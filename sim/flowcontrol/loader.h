@@ -102,6 +102,9 @@ struct FlowControlSetup {
   // naming the fields put back with both values and the remedy
   // (doc/config-loading.md#specs-put-back). Every command that loads objects prints them.
   std::vector<std::string> reset_warnings;
+  // By spec.events index: the configuration from that event's instant for an `apply` or
+  // `delete`, an empty one (no levels) for other events (sim/scenario/flowcontrol.h).
+  std::vector<apf::FlowControlConfig> event_configs;
 };
 
 // The configuration of a cluster of `version` to which `manifests` (valid) were applied.

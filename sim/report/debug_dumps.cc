@@ -121,7 +121,7 @@ DebugDumps MakeDebugDumps(const World& world, int replica, apf::Nanos now) {
       if (auto details = world.DetailsOf(r.id)) {
         const apf::RequestInfo& info = *details->request;
         if (details->flow_schema >= 0) {
-          fs_name = fc.config().flow_schemas[details->flow_schema].metadata.name;
+          fs_name = fc.flow_schema_name(details->flow_schema);
           const apf::Classification cl =
               fc.classifier()->Classify(apf::MakeRequestDigest(*details->user, info));
           distinguisher = std::string(cl.distinguisher);

@@ -66,7 +66,7 @@ class MetricsWriter {
     const apf::FlowControl& fc = world_.flow_control(std::get<0>(k));
     *inst = fmt::format("apiserver-{}", std::get<0>(k));
     *pl = *fc.level(std::get<1>(k)).name;
-    *fs = std::get<2>(k) >= 0 ? fc.config().flow_schemas[std::get<2>(k)].metadata.name : "";
+    *fs = std::get<2>(k) >= 0 ? fc.flow_schema_name(std::get<2>(k)) : "";
   }
 
   // With APF off: maxinflight.go's watermark gauges.
@@ -126,6 +126,7 @@ class MetricsWriter {
         for (int l = 0; l < fc.level_count(); ++l) {
           const apf::LevelState s = fc.level(l);
           const apf::PriorityLevelAllocation* a = fc.allocator()->Find(*s.name);
+          if (!a) continue;  // not configured at this instant (spec.events)
           out_ += fmt::format("{}{{{}}} {}\n", name,
                               Labels(fmt::format("apiserver-{}", r), *s.name, nullptr),
                               which[0] == 'l' ? a->limits.min_cl : a->limits.max_cl);

@@ -344,8 +344,27 @@ nlohmann::json RunReport::Summary() const {
                              {"objects", r.objects},
                              {"averageBytes", r.average_bytes}});
       }
-      events.push_back(
-          {{"atSeconds", apf::ToSeconds(e.at)}, {"action", e.action}, {"resources", resources}});
+      nlohmann::json entry = {{"atSeconds", apf::ToSeconds(e.at)}, {"action", e.action}};
+      if (e.action == "resources") entry["resources"] = resources;
+      if (e.action == "apply") {
+        nlohmann::json objects = nlohmann::json::array();
+        for (const LoadedPriorityLevel& pl : e.apply.priority_levels) {
+          objects.push_back(
+              {{"kind", "PriorityLevelConfiguration"}, {"name", pl.object.metadata.name}});
+        }
+        for (const LoadedFlowSchema& fs : e.apply.flow_schemas) {
+          objects.push_back({{"kind", "FlowSchema"}, {"name", fs.object.metadata.name}});
+        }
+        entry["apply"] = objects;
+      }
+      if (e.action == "delete") {
+        nlohmann::json objects = nlohmann::json::array();
+        for (const DeletedObject& d : e.deletes) {
+          objects.push_back({{"kind", d.kind}, {"name", d.name}});
+        }
+        entry["delete"] = objects;
+      }
+      events.push_back(entry);
     }
     j["scenarioEvents"] = events;
   }

@@ -7,6 +7,7 @@
 
 #include "sim/io/duration.h"
 #include "sim/scenario/resource_reader.h"
+#include "sim/scenario/spec_values.h"
 
 namespace sim {
 namespace {
@@ -30,6 +31,51 @@ void CheckReplica(const YamlValue& v, const Scenario& s) {
 // "configmaps" or "tenantbindings.platform.example.com", as kubectl names a resource.
 std::string ResourceName(const ResourceSpec& r) {
   return r.api_group.empty() ? r.resource : r.resource + "." + r.api_group;
+}
+
+// `apply`: each item is a manifest (an object, a List, or a sequence of them) or
+// {file: PATH}, PATH relative to the scenario's folder. The objects are validated as the
+// apiserver validates them, each error at its own line.
+FlowControlManifests ReadApply(const YamlValue& body) {
+  FlowControlManifests manifests;
+  const std::vector<YamlValue> items = body.Items();
+  if (items.empty()) body.Fail("lists no objects: give manifests or {file: PATH}");
+  for (const YamlValue& item : items) {
+    if (item.IsMap() && item.node()["file"]) {
+      YamlMap m = item.Map();
+      const std::string path = ResolveScenarioFile(m.Required("file"), item.source());
+      m.Finish();  // {file: PATH} and nothing else
+      manifests.Append(LoadFlowControlFile(path));
+    } else {
+      manifests.Append(ReadFlowControlObjects(item));
+    }
+  }
+  ThrowIfInvalid(manifests);
+  return manifests;
+}
+
+// `delete`: {kind: FlowSchema|PriorityLevelConfiguration, name: N}. Whether the object is
+// there at `at` is checked once the configuration is built (sim/scenario/flowcontrol.cc).
+std::vector<DeletedObject> ReadDelete(const YamlValue& body) {
+  std::vector<DeletedObject> out;
+  const std::vector<YamlValue> items = body.Items();
+  if (items.empty()) body.Fail("lists no objects: give {kind: ..., name: ...}");
+  for (const YamlValue& item : items) {
+    YamlMap m = item.Map();
+    YamlValue kind = m.Required("kind");
+    DeletedObject d;
+    d.kind = kind.String();
+    if (d.kind != "FlowSchema" && d.kind != "PriorityLevelConfiguration") {
+      kind.Fail("must be FlowSchema or PriorityLevelConfiguration" +
+                DidYouMean(d.kind, {"FlowSchema", "PriorityLevelConfiguration"}));
+    }
+    d.name = m.Required("name").String();
+    m.Finish();
+    d.where = item.where();
+    d.path = item.path();
+    out.push_back(std::move(d));
+  }
+  return out;
 }
 
 }  // namespace
@@ -85,10 +131,12 @@ void ReadEvents(const YamlValue& v, Scenario* s) {
         }
         event.resources.push_back(std::move(r));
       }
-    } else {
-      body.Items();  // apply and delete: a list of objects
+    } else if (action == "apply") {
+      event.apply = ReadApply(body);
+    } else if (action == "delete") {
+      event.deletes = ReadDelete(body);
     }
-    if (action != "resources") {
+    if (action != "resources" && action != "apply" && action != "delete") {
       body.Fail("the `" + action + "` action is not supported yet: the simulator cannot model it");
     }
     event.at = at;
@@ -103,6 +151,20 @@ void ReadEvents(const YamlValue& v, Scenario* s) {
     std::string label = "event: " + e.action;
     for (const ResourceSpec& r : e.resources) {
       label += " " + ResourceName(r) + "=" + std::to_string(r.objects);
+    }
+    // The objects by name: "event: apply tenant-sweep, tenant-operator-lists".
+    std::string sep = " ";
+    for (const LoadedPriorityLevel& pl : e.apply.priority_levels) {
+      label += sep + pl.object.metadata.name;
+      sep = ", ";
+    }
+    for (const LoadedFlowSchema& fs : e.apply.flow_schemas) {
+      label += sep + fs.object.metadata.name;
+      sep = ", ";
+    }
+    for (const DeletedObject& d : e.deletes) {
+      label += sep + d.name;
+      sep = ", ";
     }
     s->marks.push_back(Mark{e.at, label, e.where});
   }

@@ -220,11 +220,17 @@ ExpectationFold FoldOf(const Expectation& e) {
   return f ? f->fold : ExpectationFold::kNone;
 }
 
-void CheckExpectationLevels(const Scenario& scenario, const apf::FlowControlConfig& config) {
+void CheckExpectationLevels(const Scenario& scenario, const apf::FlowControlConfig& config,
+                            const std::vector<apf::FlowControlConfig>& event_configs) {
   std::vector<std::string> levels;
   if (scenario.apiservers.enable_priority_and_fairness) {
     for (const apf::PriorityLevel& pl : config.priority_levels) levels.push_back(pl.name);
+    // A level an `apply` event brings is reported for the whole run.
+    for (const apf::FlowControlConfig& later : event_configs) {
+      for (const apf::PriorityLevel& pl : later.priority_levels) levels.push_back(pl.name);
+    }
     std::sort(levels.begin(), levels.end());
+    levels.erase(std::unique(levels.begin(), levels.end()), levels.end());
   } else {
     levels = {"mutating", "readonly"};
   }

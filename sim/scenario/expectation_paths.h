@@ -40,7 +40,8 @@ std::string DescribeExpectation(const Expectation& e);
 // `scenario` with `config` will not have (the levels of `config`, or with priority and
 // fairness off the MaxInFlight pools readonly and mutating). Called before the simulation,
 // so that a misspelt level costs no run and leaves no outputs.
-void CheckExpectationLevels(const Scenario& scenario, const apf::FlowControlConfig& config);
+void CheckExpectationLevels(const Scenario& scenario, const apf::FlowControlConfig& config,
+                            const std::vector<apf::FlowControlConfig>& event_configs = {});
 
 }  // namespace sim
 

@@ -1,8 +1,11 @@
 #include "sim/scenario/flowcontrol.h"
 
+#include <algorithm>
 #include <charconv>
 
 #include "apf/config/bootstrap.h"
+#include "apf/config/bootstrap_ensurer.h"
+#include "sim/io/duration.h"
 #include "sim/io/yaml_input.h"
 
 namespace sim {
@@ -90,6 +93,25 @@ void ApplyToFlowSchema(const Scenario::ObjectOverride& o, apf::FlowSchema& fs) {
   }
 }
 
+// flowcontrol.apiserver.k8s.io/v1beta3 is served up to 1.31 (kubernetes#127017 stopped
+// serving it in 1.32): a newer cluster refuses the object as `kubectl apply` would.
+void RefuseUnservedVersions(apf::KubernetesVersion version, const FlowControlManifests& manifests) {
+  if (version < apf::KubernetesVersion{1, 32}) return;
+  auto refuse = [&](const ManifestSource& src, const std::string& kind, const std::string& name) {
+    if (src.api_version != kFlowControlV1beta3) return;
+    throw InputError(src.LocationOf("apiVersion"), src.FullPath("apiVersion"),
+                     kind + " \"" + name + "\": " + kFlowControlV1beta3 +
+                         " is not served by Kubernetes " + version.ToString() +
+                         " (only up to 1.31); write it as flowcontrol.apiserver.k8s.io/v1");
+  };
+  for (const LoadedPriorityLevel& pl : manifests.priority_levels) {
+    refuse(pl.source, "PriorityLevelConfiguration", pl.object.metadata.name);
+  }
+  for (const LoadedFlowSchema& fs : manifests.flow_schemas) {
+    refuse(fs.source, "FlowSchema", fs.object.metadata.name);
+  }
+}
+
 }  // namespace
 
 FlowControlManifests ScenarioManifests(const Scenario& scenario) {
@@ -167,26 +189,110 @@ FlowControlSetup BuildScenarioFlowControl(const Scenario& scenario,
       scenario.apiservers.kubernetes_version, "spec.apiservers.kubernetesVersion");
   FlowControlManifests manifests = ScenarioManifests(scenario);
   if (extra) manifests.Append(*extra);
-  // flowcontrol.apiserver.k8s.io/v1beta3 is served up to 1.31 (kubernetes#127017 stopped
-  // serving it in 1.32): a newer cluster refuses the object as `kubectl apply` would.
-  if (version >= apf::KubernetesVersion{1, 32}) {
-    auto refuse = [&](const ManifestSource& src, const std::string& kind, const std::string& name) {
-      if (src.api_version != kFlowControlV1beta3) return;
-      throw InputError(src.LocationOf("apiVersion"), src.FullPath("apiVersion"),
-                       kind + " \"" + name + "\": " + kFlowControlV1beta3 +
-                           " is not served by Kubernetes " + version.ToString() +
-                           " (only up to 1.31); write it as flowcontrol.apiserver.k8s.io/v1");
-    };
-    for (const LoadedPriorityLevel& pl : manifests.priority_levels) {
-      refuse(pl.source, "PriorityLevelConfiguration", pl.object.metadata.name);
-    }
-    for (const LoadedFlowSchema& fs : manifests.flow_schemas) {
-      refuse(fs.source, "FlowSchema", fs.object.metadata.name);
-    }
-  }
+  RefuseUnservedVersions(version, manifests);
   ApplyObjectOverrides(scenario.flow_control_overrides, version, &manifests);
   ThrowIfInvalid(manifests);
-  return BuildFlowControl(version, manifests, scenario.flow_control_defaults);
+  FlowControlSetup setup = BuildFlowControl(version, manifests, scenario.flow_control_defaults);
+  BuildEventConfigs(scenario, &setup);
+  return setup;
+}
+
+void BuildEventConfigs(const Scenario& scenario, FlowControlSetup* setup) {
+  setup->event_configs.assign(scenario.events.size(), apf::FlowControlConfig{});
+  const apf::BootstrapObjects boot = apf::Bootstrap(setup->version);
+  auto in_bootstrap = [&](const std::string& kind, const std::string& name, bool mandatory) {
+    if (kind == "FlowSchema") {
+      for (const auto* list : {&boot.mandatory_flow_schemas, &boot.suggested_flow_schemas}) {
+        if (!mandatory || list == &boot.mandatory_flow_schemas) {
+          for (const apf::FlowSchema& fs : *list) {
+            if (fs.metadata.name == name) return true;
+          }
+        }
+      }
+      return false;
+    }
+    for (const auto* list : {&boot.mandatory_priority_levels, &boot.suggested_priority_levels}) {
+      if (!mandatory || list == &boot.mandatory_priority_levels) {
+        for (const apf::PriorityLevelConfiguration& pl : *list) {
+          if (pl.metadata.name == name) return true;
+        }
+      }
+    }
+    return false;
+  };
+  // The cluster's objects as each event leaves them, the config producer run after it.
+  apf::FlowControlObjects objects = setup->objects;
+  for (std::size_t e = 0; e < scenario.events.size(); ++e) {
+    const ScenarioEvent& event = scenario.events[e];
+    if (!event.changes_flow_control()) continue;
+    RefuseUnservedVersions(setup->version, event.apply);
+    const apf::FlowControlObjects applied = event.apply.Objects();
+    // kubectl apply: create, or replace the object of that kind and name.
+    for (const apf::PriorityLevelConfiguration& pl : applied.priority_levels) {
+      auto it = std::find_if(objects.priority_levels.begin(), objects.priority_levels.end(),
+                             [&](const auto& o) { return o.metadata.name == pl.metadata.name; });
+      if (it != objects.priority_levels.end()) {
+        *it = pl;
+      } else {
+        objects.priority_levels.push_back(pl);
+      }
+    }
+    for (const apf::FlowSchema& fs : applied.flow_schemas) {
+      auto it = std::find_if(objects.flow_schemas.begin(), objects.flow_schemas.end(),
+                             [&](const auto& o) { return o.metadata.name == fs.metadata.name; });
+      if (it != objects.flow_schemas.end()) {
+        *it = fs;
+      } else {
+        objects.flow_schemas.push_back(fs);
+      }
+    }
+    for (const DeletedObject& d : event.deletes) {
+      std::vector<std::string> names;
+      bool found = false;
+      auto erase = [&](auto& list) {
+        for (auto it = list.begin(); it != list.end(); ++it) {
+          names.push_back(it->metadata.name);
+          if (it->metadata.name == d.name) {
+            list.erase(it);
+            found = true;
+            return;
+          }
+        }
+      };
+      if (d.kind == "FlowSchema") {
+        erase(objects.flow_schemas);
+      } else {
+        erase(objects.priority_levels);
+      }
+      if (!found) {
+        throw InputError(d.where, d.path,
+                         "no " + d.kind + " \"" + d.name + "\" at " + FormatDuration(event.at) +
+                             ": the cluster does not hold it then" + DidYouMean(d.name, names));
+      }
+      const bool mandatory = in_bootstrap(d.kind, d.name, true);
+      const bool suggested =
+          !mandatory && scenario.flow_control_defaults && in_bootstrap(d.kind, d.name, false);
+      if (mandatory || suggested) {
+        // pkg/registry/flowcontrol/ensurer (EnsureConfigurations, every minute) creates a
+        // missing mandatory or suggested object again; the filter meanwhile imagines a
+        // missing mandatory one from the same built-in spec (apf_controller.go imaginePL).
+        setup->reset_warnings.push_back(
+            d.where.file + ":" + std::to_string(d.where.line) + ":" +
+            std::to_string(d.where.column) + ": warning: " + d.kind + " \"" + d.name + "\" is " +
+            (mandatory ? "a mandatory" : "a suggested") + " object of Kubernetes " +
+            setup->version.ToString() +
+            ": the apiserver's config producer creates it again from its built-in spec, which "
+            "the run models at once" +
+            (mandatory ? " (the filter uses that spec meanwhile)"
+                       : " (the real producer does so at its next run, within a minute)"));
+      }
+    }
+    std::vector<apf::ConfigNote> notes;
+    objects = scenario.flow_control_defaults
+                  ? apf::EnsureBootstrapObjects(setup->version, objects, &notes)
+                  : apf::EnsureMandatoryObjects(setup->version, objects, &notes);
+    setup->event_configs[e] = apf::DigestConfig(objects);
+  }
 }
 
 }  // namespace sim

@@ -26,6 +26,13 @@ void ApplyObjectOverrides(const std::vector<Scenario::ObjectOverride>& overrides
 FlowControlSetup BuildScenarioFlowControl(const Scenario& scenario,
                                           const FlowControlManifests* extra = nullptr);
 
+// Fills setup->event_configs: from the objects the cluster holds at the start, each
+// `apply` (create, or replace by kind and name) and `delete` of spec.events in order, the
+// config producer run after each (a deleted mandatory or suggested object comes back, with
+// a warning in reset_warnings), digested. Deleting an object the cluster does not hold at
+// that instant is an InputError at the delete's item.
+void BuildEventConfigs(const Scenario& scenario, FlowControlSetup* setup);
+
 }  // namespace sim
 
 #endif  // SIM_SCENARIO_FLOWCONTROL_H_

@@ -15,6 +15,7 @@
 
 #include "apf/base/virtual_time.h"
 #include "apf/estimation/work_estimator.h"
+#include "sim/flowcontrol/loader.h"
 #include "sim/io/input_error.h"
 
 namespace sim {
@@ -212,13 +213,25 @@ struct Expectation {
   double seeds_share = 1.0;
 };
 
-// One entry of spec.events (scenarios/README.md#events). Only `resources` is modelled; the
-// loader refuses the other actions.
+// An object a `delete` event removes.
+struct DeletedObject {
+  std::string kind;  // "FlowSchema" or "PriorityLevelConfiguration"
+  std::string name;
+  SourceLocation where;  // the list item
+  std::string path;      // its field path, "spec.events[N].delete[M]"
+};
+
+// One entry of spec.events (scenarios/README.md#events). `resources`, `apply` and `delete`
+// are modelled; the loader refuses the other actions.
 struct ScenarioEvent {
   apf::Nanos at = 0;
-  std::string action;                   // "resources"
+  std::string action;                   // "resources", "apply" or "delete"
   std::vector<ResourceSpec> resources;  // replace the spec.resources entries of the same name
-  SourceLocation where;                 // the entry, for messages
+  FlowControlManifests apply;           // validated objects, created or replaced by name
+  std::vector<DeletedObject> deletes;
+  SourceLocation where;  // the entry, for messages
+  // Whether the event changes the flow-control objects (apply, delete).
+  bool changes_flow_control() const { return action == "apply" || action == "delete"; }
 };
 
 struct Scenario {

@@ -158,6 +158,10 @@ RunOutcome RunScenario(const ResolvedRun& resolved, const RunRequest& request) {
       return true;
     };
   }
+  if (std::any_of(scenario.events.begin(), scenario.events.end(),
+                  [](const ScenarioEvent& e) { return e.changes_flow_control(); })) {
+    options.event_configs = &flow_control.event_configs;
+  }
   World world(scenario, &flow_control.config, options, &report);
   report.set_world(&world);
   running = &world;

@@ -103,7 +103,7 @@ ResolvedRun ResolveRunInputs(const RunInputs& inputs) {
     run.scenario.interval = *interval;
   }
   run.flow_control = BuildScenarioFlowControl(run.scenario, &overlay_manifests);
-  CheckExpectationLevels(run.scenario, run.flow_control.config);
+  CheckExpectationLevels(run.scenario, run.flow_control.config, run.flow_control.event_configs);
   run.warnings = InertInputWarnings(run, overlay_manifests);
   run.warnings.insert(run.warnings.end(), run.flow_control.reset_warnings.begin(),
                       run.flow_control.reset_warnings.end());

@@ -851,7 +851,7 @@ void World::HandleUncommonEvent(apf::Nanos now, const Event& event) {
       if (observer_) observer_->OnDump(now, static_cast<int>(event.arg32));
       break;
     case kScenarioEvent:
-      RunScenarioEvent(scenario_.events[event.arg32]);
+      RunScenarioEvent(now, event.arg32);
       break;
     case kObjectPoll:
       replicas_[event.arg32]->server.PollObjectCounts(now);
@@ -860,7 +860,12 @@ void World::HandleUncommonEvent(apf::Nanos now, const Event& event) {
   }
 }
 
-void World::RunScenarioEvent(const ScenarioEvent& event) {
+void World::RunScenarioEvent(apf::Nanos now, std::uint32_t index) {
+  const ScenarioEvent& event = scenario_.events[index];
+  if (event.changes_flow_control()) {
+    ReconfigureFlowControl(now, index);
+    return;
+  }
   if (resources_now_.empty()) {
     resources_now_ = scenario_.resources;
     for (auto& rep : replicas_) rep->server.set_resources(&resources_now_);
@@ -871,6 +876,29 @@ void World::RunScenarioEvent(const ScenarioEvent& event) {
     for (ResourceSpec& r : resources_now_) {
       if (r.resource == changed.resource && r.api_group == changed.api_group) r = changed;
     }
+  }
+}
+
+void World::ReconfigureFlowControl(apf::Nanos now, std::uint32_t index) {
+  if (!options_.event_configs || !replicas_[0]->flow_control->apf_enabled()) return;
+  const apf::FlowControlConfig* next = &(*options_.event_configs)[index];
+  for (auto& rep : replicas_) {
+    rep->flow_control->Reconfigure(now, next);
+    for (int l = 0; l < rep->flow_control->level_count(); ++l) {
+      NoteLevel(now, rep->index, l);  // the queue set may have dispatched
+      const apf::LevelState st = rep->flow_control->level(l);
+      rep->timelines[l].SetLimits(st.current_cl, st.nominal_cl);
+      rep->timelines[l].SetMaxSeats(st.max_seats);
+    }
+  }
+  // The memo remembers FlowSchema choices of the old classifier, and a subject mask names
+  // its rules: both are made anew, so every request from now on is classified against the
+  // new FlowSchemas (a deleted FlowSchema's flows find their new one at their next request).
+  const apf::Classifier* classifier = replicas_[0]->flow_control->classifier();
+  classification_memo_ = std::make_unique<ClassificationMemo>(classifier);
+  for (Process& proc : processes_) {
+    proc.subjects = classifier->SubjectsOf(proc.user.name, proc.user.groups);
+    proc.subject_class = classification_memo_->SubjectClassOf(proc.subjects);
   }
 }
 
@@ -905,9 +933,13 @@ void World::EmitTrace(int ai) {
   r.user = proc.user.name;
   r.request = &SentRequestOf(a);
   r.replica = a.replica;
-  if (a.flow_schema >= 0 && config_ &&
-      a.flow_schema < static_cast<int>(config_->flow_schemas.size())) {
-    DescribeFlow(*config_, a.flow_schema, a.flow_hash, a.trace_info->distinguisher, &r);
+  const apf::FlowControl& fc = *replicas_[a.replica]->flow_control;
+  // The FlowSchema as the configuration in force describes it (spec.events may change it).
+  const int fs = a.flow_schema >= 0 && fc.apf_enabled()
+                     ? fc.config().FindFlowSchema(fc.flow_schema_name(a.flow_schema))
+                     : -1;
+  if (fs >= 0) {
+    DescribeFlow(fc.config(), fs, a.flow_hash, a.trace_info->distinguisher, &r);
   } else if (a.handle.level >= 0 || a.dispatched >= 0) {
     r.priority_level =
         a.handle.level >= 0

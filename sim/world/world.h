@@ -75,6 +75,9 @@ struct WorldOptions {
   std::function<bool()> keep_going;
   // Trace every request of this client or priority level ("" for none).
   std::string trace;
+  // FlowControlSetup::event_configs of the scenario (by spec.events index; must outlive
+  // the world); null when no event changes the flow-control objects.
+  const std::vector<apf::FlowControlConfig>* event_configs = nullptr;
 };
 
 class World : public EventHandler {
@@ -171,8 +174,13 @@ class World : public EventHandler {
   // kinds other than a generator's turn and a handler's return (see HandleEvent).
   void HandleEventAtIntervalEnd(apf::Nanos now, const Event& event);
   void HandleUncommonEvent(apf::Nanos now, const Event& event);
-  // A `resources` event: the named entries of the resources are replaced, on every replica.
-  void RunScenarioEvent(const ScenarioEvent& event);
+  // spec.events[index] at `now`: a `resources` event replaces the named entries of the
+  // resources, an `apply` or `delete` reconfigures the filters; on every replica.
+  void RunScenarioEvent(apf::Nanos now, std::uint32_t index);
+  // The filters take event `index`'s configuration (FlowControl::Reconfigure); the
+  // processes' subject masks and the classification memo are made anew for the new
+  // classifier, and the timelines take the new limits.
+  void ReconfigureFlowControl(apf::Nanos now, std::uint32_t index);
   // The attempt slot a reference names, or -1 when it is gone or reused.
   int AttemptOf(std::uint64_t ref) const;
 

@@ -63,7 +63,7 @@ std::vector<World::LevelAttempts> World::client_levels(int client) const {
     const int flow_schema = static_cast<int>(i) % flow_schema_slots_ - 1;
     LevelAttempts row;
     row.level = *fc0.level(level).name;
-    if (flow_schema >= 0) row.flow_schema = config_->flow_schemas[flow_schema].metadata.name;
+    if (flow_schema >= 0) row.flow_schema = fc0.flow_schema_name(flow_schema);
     row.attempts = counts[i];
     out.push_back(row);
   }
@@ -80,6 +80,16 @@ void World::Build() {
   for (int r = 0; r < api.replicas; ++r) {
     replicas_.push_back(std::make_unique<Replica>(this, r, scenario_, config_, &service_time_));
     Replica& rep = *replicas_.back();
+    // The levels and FlowSchemas later events bring get their indices now, so that the
+    // timelines and counters below cover them from the start.
+    if (options_.event_configs) {
+      std::vector<const apf::FlowControlConfig*> later;
+      for (std::size_t e = 0; e < scenario_.events.size(); ++e) {
+        if (scenario_.events[e].changes_flow_control())
+          later.push_back(&(*options_.event_configs)[e]);
+      }
+      rep.flow_control->Foresee(later);
+    }
     rep.timelines.resize(rep.flow_control->level_count());
     for (int l = 0; l < rep.flow_control->level_count(); ++l) {
       const apf::LevelState s = rep.flow_control->level(l);
@@ -93,9 +103,9 @@ void World::Build() {
   }
   int levels = 0;
   for (const auto& rep : replicas_) levels = std::max(levels, rep->flow_control->level_count());
-  metrics_.Shape(api.replicas, levels,
-                 config_ ? static_cast<int>(config_->flow_schemas.size()) : 0);
-  flow_schema_slots_ = (config_ ? static_cast<int>(config_->flow_schemas.size()) : 0) + 1;
+  const int flow_schemas = replicas_[0]->flow_control->flow_schema_count();
+  metrics_.Shape(api.replicas, levels, flow_schemas);
+  flow_schema_slots_ = flow_schemas + 1;
   for (const auto& resource : scenario_.resources) {
     namespace_note_offset_.push_back(namespace_notes_per_replica_);
     namespace_notes_per_replica_ += resource.namespace_names.size();

@@ -87,6 +87,45 @@ TEST_CASE("events: valid actions the world does not model yet are refused at the
   CHECK(e.where().line == 15);
   CHECK(e.field_path() == "spec.events[0].stop");
   CHECK(e.message() == "the `stop` action is not supported yet: the simulator cannot model it");
-  e = ErrorOf("  - at: 1m\n    delete:\n    - {kind: FlowSchema, name: x}\n");
-  CHECK(e.message() == "the `delete` action is not supported yet: the simulator cannot model it");
+}
+
+TEST_CASE("events: apply and delete are read and checked at their items", "[events]") {
+  // A kind other than the two flow-control kinds, at its value (line 16, "    - {kind: "
+  // puts it at column 14), with did-you-mean.
+  sim::InputError e = ErrorOf("  - at: 1m\n    delete:\n    - {kind: FlowSchemas, name: x}\n");
+  CHECK(e.where().line == 16);
+  CHECK(e.where().column == 14);
+  CHECK(e.message().rfind("must be FlowSchema or PriorityLevelConfiguration", 0) == 0);
+  e = ErrorOf("  - at: 1m\n    delete: []\n");
+  CHECK(e.message() == "lists no objects: give {kind: ..., name: ...}");
+  // A manifest the apiserver's validation refuses: shares below 0, at the field (line 22).
+  e = ErrorOf(
+      "  - at: 1m\n"
+      "    apply:\n"
+      "    - apiVersion: flowcontrol.apiserver.k8s.io/v1\n"
+      "      kind: PriorityLevelConfiguration\n"
+      "      metadata: {name: p}\n"
+      "      spec:\n"
+      "        type: Limited\n"
+      "        limited:\n"
+      "          nominalConcurrencyShares: -1\n"
+      "          limitResponse: {type: Reject}\n");
+  CHECK(e.where().line == 22);
+  CHECK(e.message().find("must be") != std::string::npos);
+  // Valid: read into the event, and a mark names the objects.
+  // kHead's client has no identity, which only a scenario read to the end refuses.
+  std::string head = kHead;
+  head.replace(head.find("  - name: reader\n"), 17, "  - name: reader\n    user: r\n");
+  const sim::Scenario s =
+      sim::ParseScenarioText(head +
+                                 "  events:\n"
+                                 "  - at: 2m\n"
+                                 "    delete:\n"
+                                 "    - {kind: PriorityLevelConfiguration, name: workload-low}\n",
+                             "ev.yaml", {});
+  REQUIRE(s.events.size() == 1);
+  CHECK(s.events[0].deletes.size() == 1);
+  CHECK(s.events[0].deletes[0].name == "workload-low");
+  CHECK(s.events[0].changes_flow_control());
+  CHECK(s.marks.back().label == "event: delete workload-low");
 }
