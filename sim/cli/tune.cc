@@ -32,8 +32,8 @@ int RunTuneCommand(const Args& args) {
   if (!ParseTableCommand(
           args, "tune", "apfsim tune SCENARIO [options]",
           "apfsim tune scenarios/goals/drift-sweep-goal.yaml --seeds 1..3 --out out/tune\n"
-          "apfsim check scenarios/goals/drift-sweep-goal.yaml --overlay "
-          "out/tune/check-overlay.yaml --seeds 11..20\n"
+          "apfsim check scenarios/goals/drift-sweep-goal.yaml --seeds 11..20 \\\n"
+          "    --overlay out/tune/check-overlay.yaml\n"
           "apfsim lint --config out/tune/fix.yaml && kubectl apply -f out/tune/fix.yaml",
           values)) {
     return kExitOk;

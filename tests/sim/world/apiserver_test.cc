@@ -146,9 +146,11 @@ TEST_CASE("a LIST returns the scenario's objects, per namespace and limited", "[
   // ?limit=50 pages it.
   all.query.limit = 50;
   CHECK(server.ListResultOf(list, all).objects == 50);
-  // A GET returns no list.
+  // A GET of a named object returns no list (a GET without a name is a LIST:
+  // requestinfo.go NewRequestInfo).
   sim::CompiledRequest get;
-  const sim::RequestTemplate get_t = Template("get", "pods");
+  sim::RequestTemplate get_t = Template("get", "pods");
+  get_t.name = "web-0";
   sim::CompileRequest(get_t, s, service_time, &get);
   CHECK(server.ListResultOf(get, get.info).objects == 0);
 }
