@@ -524,7 +524,7 @@ HttpResponse World::GatewayAnswer(apf::Nanos now, Attempt& a, int ai) {
   const std::int64_t known = KnownResponseBytes(request, sent, list, scenario_);
   if (known >= 0 && !request.is_watch) {
     if (!gateway_.OverResponseBytes(known, a.gateway_stream)) {
-      if (!a.gateway_stream) gateway_.ObserveBytes(known);
+      gateway_.ObserveBytes(known);  // not a stream: only watches open streams
       return answer;
     }
     ClientOf(a).timeline.OnGatewayRefused(static_cast<int>(GatewayRefusal::kResponseTooLarge));
