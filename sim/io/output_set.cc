@@ -50,6 +50,14 @@ void RemoveLeftovers(const std::string& final_dir) {
   for (const fs::path& p : dead) fs::remove_all(p, ec);
 }
 
+bool Owned(const std::vector<std::string>& owned, const std::string& name) {
+  return std::any_of(owned.begin(), owned.end(), [&](const std::string& o) {
+    if (!o.empty() && o.back() == '*')
+      return name.compare(0, o.size() - 1, o, 0, o.size() - 1) == 0;
+    return o == name;
+  });
+}
+
 }  // namespace
 
 OutputSet::OutputSet(std::string final_dir, std::vector<std::string> owned_names)
@@ -88,7 +96,7 @@ void OutputSet::Commit() {
     std::vector<std::string> keep;
     for (const auto& entry : fs::directory_iterator(final_, ec)) {
       const std::string name = entry.path().filename().string();
-      if (std::find(owned_.begin(), owned_.end(), name) != owned_.end()) continue;
+      if (Owned(owned_, name)) continue;
       if (!fs::exists(fs::path(staging_) / name)) keep.push_back(name);
     }
     for (const std::string& name : keep) {

@@ -22,7 +22,9 @@ class OutputSet {
  public:
   // Creates the staging folder (and the final folder's parents); throws an InputError
   // ("cannot write output") when that fails. `owned_names` are the entries of the final
-  // folder this kind of output set writes, replaced whether or not this run writes them.
+  // folder this kind of output set writes, replaced whether or not this run writes them; a
+  // name ending in '*' owns every entry that begins with the rest ("seed-*": the seed
+  // folders of a run over other seeds are not carried into this one's set).
   OutputSet(std::string final_dir, std::vector<std::string> owned_names);
   ~OutputSet();
   OutputSet(const OutputSet&) = delete;

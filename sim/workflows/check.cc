@@ -5,8 +5,10 @@
 #include <chrono>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 #include "sim/io/input_error.h"
+#include "sim/io/output_set.h"
 #include "sim/io/yaml_input.h"
 #include "sim/workflows/replicate.h"
 #include "sim/workflows/run.h"
@@ -80,7 +82,18 @@ void RecordError(const InputError& e, ScenarioCheck& check) {
 
 }  // namespace
 
-std::vector<ScenarioCheck> CheckScenarios(const CheckRequest& request) {
+std::vector<ScenarioCheck> CheckScenarios(const CheckRequest& given) {
+  // --out is one output set, a folder per scenario file: a check stopped between two
+  // scenarios or seeds leaves the previous set whole. A scenario that fails to load still
+  // counts; its folder is simply not in the new set.
+  CheckRequest request = given;
+  std::optional<OutputSet> set;
+  if (!given.out.empty()) {
+    std::vector<std::string> owned;
+    for (const std::string& file : given.files) owned.push_back(FileStem(file));
+    set.emplace(given.out, std::move(owned));
+    request.out = set->staging_dir();
+  }
   std::vector<ScenarioCheck> checks;
   for (const std::string& file : request.files) {
     ScenarioCheck check;
@@ -101,6 +114,7 @@ std::vector<ScenarioCheck> CheckScenarios(const CheckRequest& request) {
     if (request.on_checked) request.on_checked(check);
     checks.push_back(std::move(check));
   }
+  if (set) set->Commit();
   return checks;
 }
 

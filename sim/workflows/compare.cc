@@ -6,9 +6,11 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <optional>
 
 #include "sim/io/input_error.h"
 #include "sim/io/output_file.h"
+#include "sim/io/output_set.h"
 #include "sim/io/text.h"
 #include "sim/report/replications.h"
 #include "sim/workflows/provenance.h"
@@ -429,9 +431,14 @@ CompareOutcome RunCompare(const CompareRequest& request) {
                                fs::temp_directory_path().string());
     }
     dir = name;
-  } else {
-    MakeOutputDirectory(dir);
+  }
+  // --out is one output set (before/, after/, compare.json): a compare stopped midway
+  // leaves the previous one whole, never a new before/ beside an old after/.
+  std::optional<OutputSet> set;
+  if (!request.out_dir.empty()) {
+    set.emplace(dir, std::vector<std::string>{"before", "after", "compare.json", "compare.png"});
     outcome.out_dir = dir;
+    dir = set->staging_dir();
   }
   struct RemoveTemporary {
     std::string dir;
@@ -478,8 +485,9 @@ CompareOutcome RunCompare(const CompareRequest& request) {
   };
   outcome.comparison["before"].update(describe(before));
   outcome.comparison["after"].update(describe(after));
-  if (!request.out_dir.empty()) {
+  if (set) {
     WriteOutputFile(dir + "/compare.json", outcome.comparison.dump(2) + "\n");
+    set->Commit();
   }
   return outcome;
 }

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "sim/io/output_file.h"
+#include "sim/io/output_set.h"
 #include "sim/io/terminal.h"
 #include "sim/report/replications.h"
 #include "sim/scenario/run_budget.h"
@@ -28,7 +29,10 @@ ReplicationsOutcome RunReplications(const ResolvedRun& resolved, const RunReques
       std::fprintf(stderr, "%s (for each of the %zu seeds)\n", warning.c_str(), seeds.size());
     }
   }
-  MakeOutputDirectory(outcome.out_dir);
+  // The seeds' folders and replications.json are one output set: a run stopped between two
+  // seeds (SIGINT, SIGKILL, an error) leaves the previous set whole, never a new seed-1
+  // beside an old seed-2.
+  OutputSet set(outcome.out_dir, {"seed-*", "replications.json"});
   outcome.runs.resize(seeds.size());
   // Every seed's run is planned on the meter before any starts, so that its total and ETA
   // cover them all from the first line.
@@ -43,7 +47,7 @@ ReplicationsOutcome RunReplications(const ResolvedRun& resolved, const RunReques
     replication.scenario.seed = seeds[i];
     RunRequest run = request;
     run.seed = seeds[i];
-    run.out_dir = SeedDir(outcome.out_dir, seeds[i]);
+    run.out_dir = SeedDir(set.staging_dir(), seeds[i]);
     run.quiet = true;
     if (request.progress) run.progress_slot = progress_slots[i];
     outcome.runs[i] = RunScenario(replication, run);
@@ -59,7 +63,8 @@ ReplicationsOutcome RunReplications(const ResolvedRun& resolved, const RunReques
   for (const RunOutcome& run : outcome.runs) summaries.push_back(run.summary);
   outcome.replications = ReplicationsJson(summaries, seeds);
   outcome.table = ReplicationsTable(outcome.replications, !request.quiet && ColourWanted(1));
-  WriteOutputFile(outcome.out_dir + "/replications.json", outcome.replications.dump(2) + "\n");
+  WriteOutputFile(set.staging_dir() + "/replications.json", outcome.replications.dump(2) + "\n");
+  set.Commit();
   return outcome;
 }
 

@@ -3,7 +3,9 @@
 // sets its seed and runs in a world of its own, on up to --jobs threads
 // (sim/workflows/worker_pool.h). Replication N writes DIR/seed-N/, exactly what
 // `apfsim run --seed N --out DIR/seed-N` writes, and DIR/replications.json holds the
-// statistics over the seeds (sim/report/replications.h). Nothing depends on --jobs.
+// statistics over the seeds (sim/report/replications.h). The seed folders and
+// replications.json are one output set (sim/io/output_set.h), swapped in once every seed has
+// run. Nothing depends on --jobs.
 //
 // Tested by tests/sim/workflows/replicate_test.cc.
 #ifndef SIM_WORKFLOWS_REPLICATE_H_

@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -16,6 +17,7 @@
 #include "sim/io/file_digest.h"
 #include "sim/io/input_error.h"
 #include "sim/io/output_file.h"
+#include "sim/io/output_set.h"
 #include "sim/io/text.h"
 #include "sim/report/replications.h"
 #include "sim/workflows/interrupt.h"
@@ -385,8 +387,19 @@ SweepOutcome RunSweep(const SweepRequest& request) {
 
   SweepOutcome outcome;
   outcome.out_dir = request.out_dir.empty() ? "out/" + scenario_name + "-sweep" : request.out_dir;
-  MakeOutputDirectory(outcome.out_dir);
-  MakeOutputDirectory(outcome.out_dir + "/runs");
+  // An unsharded sweep's --out is one output set: stopped between two points, it leaves the
+  // previous sweep whole. The shards of one grid write into one --out side by side (the
+  // Indexed Job of deploy/sweep-job.yaml), so a shard stages each point's folder on its own
+  // and its part file last: merge refuses a grid whose parts are not all there.
+  std::optional<OutputSet> set;
+  if (!request.shard) {
+    set.emplace(outcome.out_dir,
+                std::vector<std::string>{"runs", "sweep.csv", "sweep.png", "provenance.json"});
+  } else {
+    MakeOutputDirectory(outcome.out_dir);
+  }
+  const std::string dir = set ? set->staging_dir() : outcome.out_dir;
+  MakeOutputDirectory(dir + "/runs");
 
   // Task t is point indices[t / seeds] on seed t % seeds; a point is resolved once, by
   // the first of its tasks to start, and let go when its last one ends, so that only the
@@ -412,7 +425,7 @@ SweepOutcome RunSweep(const SweepRequest& request) {
           point.resolved = std::make_unique<ResolvedRun>(ResolveRunInputs(run));
         });
         ResolvedRun replication = *point.resolved;
-        run.out_dir = fmt::format("{}/runs/{}", outcome.out_dir, indices[k]);
+        run.out_dir = fmt::format("{}/runs/{}", dir, indices[k]);
         if (over_seeds) {
           replication.scenario.seed = request.seeds[s];
           run.out_dir = SeedDir(run.out_dir, request.seeds[s]);
@@ -448,7 +461,7 @@ SweepOutcome RunSweep(const SweepRequest& request) {
     outcome.csv_path = outcome.out_dir + "/sweep.csv";
     outcome.csv = Csv(request.axes, grid, indices, runs, false, over_seeds);
   }
-  WriteOutputFile(outcome.csv_path, outcome.csv);
+  WriteOutputFile(dir + outcome.csv_path.substr(outcome.out_dir.size()), outcome.csv);
   // What every point shares (the --set values given to all of them, before the axes), for
   // the plot's title and the reader; each point's own provenance is in its summary.json.
   nlohmann::json vary = nlohmann::json::array();
@@ -458,7 +471,8 @@ SweepOutcome RunSweep(const SweepRequest& request) {
                                      {"scenarioSha256", FileSha256(request.scenario_file)},
                                      {"sets", request.overrides},
                                      {"vary", vary}};
-  WriteOutputFile(outcome.out_dir + "/provenance.json", provenance.dump(2) + "\n");
+  WriteOutputFile(dir + "/provenance.json", provenance.dump(2) + "\n");
+  if (set) set->Commit();
   return outcome;
 }
 

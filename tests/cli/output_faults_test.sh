@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Faults during `check --seeds 1..3 --out D` and `sweep ... --out D`: SIGINT and SIGKILL
-# mid-run and a broken pipe (`| head -1`). The promise is that afterwards D holds the
-# complete previous set or the complete new set; today only the broken pipe keeps it (a
-# signal can leave a mixed set, see below), and every fault keeps the rest: byte for byte (the outputs are deterministic: a clean run of the
-# same command into another folder gives the same files), a rerun succeeds, and SIGKILL
-# leaves at most a temporary folder beside D (D.tmp-PID, sim/io/output_set.h). The outputs
-# are staged and swapped in with renames (sim/io/output_set.cc, sim/io/output_file.cc).
+# Faults during `check --seeds 1..3 --out D`, `sweep ... --out D` and `compare --seeds 1..2
+# --out D`: SIGINT and SIGKILL mid-run and a broken pipe (`| head -1`). The promise is that afterwards D holds the
+# complete previous set or the complete new set, byte for byte (the outputs are
+# deterministic: a clean run of the same command into another folder gives the same files),
+# a rerun succeeds, and SIGKILL leaves at most a temporary folder beside D (D.tmp-PID,
+# sim/io/output_set.h). The whole of D is staged beside it and swapped in with renames once
+# every seed or point has run (sim/io/output_set.cc, sim/workflows/replicate.cc, sweep.cc).
 # usage: tests/cli/output_faults_test.sh APFSIM SOURCE_DIR
 set -uo pipefail
 apfsim=$(realpath "$1") src=$(realpath "$2")
@@ -21,23 +21,25 @@ cd "$scratch"
 fingerprint() { (cd "$1" && find . -type f -not -path '*.tmp-*' | LC_ALL=C sort | xargs -r md5sum); }
 temporaries() { find "$@" -name '*.tmp-*' -prune -o -name '*.old-*' -prune | grep -E '\.(tmp|old)-' | sort; }
 
-# The two commands, each in an "old" form (rate 5) and a "new" form (rate 2000, long
-# enough to be interrupted: about a second a seed on one core).
+# The commands, each in an "old" form (rate 5) and a "new" form (rate 4000 with no client
+# rate limiter, long enough to be interrupted: about 0.35 s a seed or point on one core).
 # args_of COMMAND RATE OUT: the arguments of apfsim, in the array `args` (an array rather
 # than a function, so that a background run's $! is apfsim itself).
 args_of() {
   case $1 in
     check) args=(check "$base" --seeds 1..3 --jobs 1) ;;
     sweep) args=(sweep "$base" --vary "apiservers.maxRequestsInflight=100,200,300" --jobs 1 --no-plot) ;;
+    compare) args=(compare "$base" --after-set apiservers.maxRequestsInflight=300 --seeds 1..2 --jobs 1 --no-plot) ;;
   esac
-  args+=(--set duration=1m --set "clients.0.traffic.0.constant.rate=$2" --out "$3")
+  args+=(--set duration=1m --set clients.0.clientGo.qps=-1
+         --set "clients.0.traffic.0.constant.rate=$2" --out "$3")
 }
 run() { args_of "$@" && "$apfsim" "${args[@]}"; }
 
-for cmd in check sweep; do
+for cmd in check sweep compare; do
   # The complete sets, old and new, made cleanly.
   run $cmd 5 ref-old >/dev/null 2>&1 || fail "$cmd: the clean old run failed"
-  run $cmd 2000 ref-new >/dev/null 2>&1 || fail "$cmd: the clean new run failed"
+  run $cmd 4000 ref-new >/dev/null 2>&1 || fail "$cmd: the clean new run failed"
   old=$(fingerprint ref-old) new=$(fingerprint ref-new)
   [ -n "$old" ] && [ "$old" != "$new" ] || fail "$cmd: the old and new sets do not differ"
 
@@ -46,15 +48,16 @@ for cmd in check sweep; do
     run $cmd 5 D >/dev/null 2>&1 || fail "$cmd: the first run into D failed"
     if [ "$fault" = PIPE ]; then
       # Every line after the first goes to a closed pipe.
-      run $cmd 2000 D 2>&1 | head -1 >/dev/null
+      run $cmd 4000 D 2>&1 | head -1 >/dev/null
       rc=${PIPESTATUS[0]}
     else
-      args_of "$cmd" 2000 D
+      args_of "$cmd" 4000 D
       "$apfsim" "${args[@]}" >/dev/null 2>run.err &
       pid=$!
-      # Killed once the first seed or point has begun writing its outputs.
+      # Killed once the first seed or point has written its summary into the staged set,
+      # so that one seed is new and the others are still to run.
       for _ in $(seq 200); do
-        [ -n "$(temporaries D)" ] && break
+        [ -n "$(find D.tmp-* -name summary.json 2>/dev/null | head -1)" ] && break
         sleep 0.02
       done
       sleep 0.1
@@ -69,24 +72,20 @@ for cmd in check sweep; do
     [ "$rc" -ge 3 ] && [ "$rc" -ne 130 ] && [ "$rc" -ne 137 ] && [ "$rc" -ne 141 ] &&
       fail "$cmd $fault: exit code $rc"
     got=$(fingerprint D)
-    # check --seeds and sweep swap in each seed's or point's folder on its own (seed-N,
-    # runs/N: one output set each), so a signal between two of them leaves new seed-1 beside
-    # old seed-2: a mixed set, the open defect of issue 37. Until the whole --out is staged,
-    # only the broken pipe is held to "previous or new"; a signal is held to the exit code,
-    # the temporaries and the rerun below.
-    [ "$fault" != PIPE ] || [ "$got" = "$old" ] || [ "$got" = "$new" ] ||
+    [ "$got" = "$old" ] || [ "$got" = "$new" ] ||
       fail "$cmd $fault (exit $rc): D is neither the previous set nor the new one:
 $(diff <(echo "$old") <(echo "$got") | head -8)"
     # In and beside D: nothing temporary but, after SIGKILL, the killed run's.
     left=$(temporaries D D.* 2>/dev/null)
     if [ "$fault" = KILL ]; then
-      stray=$(echo "$left" | grep -v "\.tmp-$pid\(/\|$\)")
+      # (D.old-PID too, when the kill fell inside the commit's last step.)
+      stray=$(echo "$left" | grep -v "\.\(tmp\|old\)-$pid\(/\|$\)")
       [ -z "$stray" ] || fail "$cmd KILL: left in or beside D: $stray"
     else
       [ -z "$left" ] || fail "$cmd $fault: left in or beside D: $left"
     fi
     # A rerun succeeds and gives the new set whole.
-    run $cmd 2000 D >/dev/null 2>rerun.err || fail "$cmd $fault: the rerun failed: $(head -3 rerun.err)"
+    run $cmd 4000 D >/dev/null 2>rerun.err || fail "$cmd $fault: the rerun failed: $(head -3 rerun.err)"
     [ "$(fingerprint D)" = "$new" ] || fail "$cmd $fault: the rerun's set differs from a clean run's"
     after=$(temporaries D D.* 2>/dev/null)
     [ -z "$after" ] || fail "$cmd $fault: the rerun left the killed run's temporaries: $after"

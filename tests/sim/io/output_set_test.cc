@@ -74,3 +74,21 @@ TEST_CASE("an output set refuses the current folder and a file in the way", "[ou
   CHECK_THROWS_WITH(sim::OutputSet((scratch.path() / "plain").string(), kOwned),
                     Catch::Contains("is not a folder"));
 }
+
+TEST_CASE("an owned name ending in * replaces every entry it begins", "[output]") {
+  // check --seeds 1..3 after a run over 1..5: seed-4 and seed-5 belong to the older set and
+  // must not be carried into the new one beside its seed-1..3; "seedling" is the user's.
+  const test_support::ScratchDir scratch("apfsim-output-set");
+  const fs::path out = scratch.path() / "out";
+  fs::create_directories(out / "seed-4");
+  fs::create_directories(out / "seed-5");
+  std::ofstream(out / "seedling") << "the user's";
+  {
+    sim::OutputSet set(out.string(), {"seed-*", "replications.json"});
+    for (const char* seed : {"seed-1", "seed-2", "seed-3"}) {
+      fs::create_directory(fs::path(set.staging_dir()) / seed);
+    }
+    set.Commit();
+  }
+  CHECK(Entries(out) == std::set<std::string>{"seed-1", "seed-2", "seed-3", "seedling"});
+}
