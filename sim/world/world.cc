@@ -816,8 +816,13 @@ void World::HandleUncommonEvent(apf::Nanos now, const Event& event) {
       break;
     case kGatewayTimeout:
       if (int ai = AttemptOf(event.arg64); ai >= 0 && attempts_[ai].executing) {
-        attempts_[ai].outcome = "timeout";
-        attempts_[ai].reason = "request timeout: 504 while the handler runs on";
+        // A client that gave up at this very instant (client-go sends its own timeout as
+        // ?timeout=, and its context was started first) was told nothing: its story stays
+        // "canceled", and the 504 goes to a closed stream.
+        if (!attempts_[ai].answered) {
+          attempts_[ai].outcome = "timeout";
+          attempts_[ai].reason = "request timeout: 504 while the handler runs on";
+        }
         DeliverResponse(now, attempts_[ai], ai, Apiserver::GatewayTimeout());
       }
       break;
