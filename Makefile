@@ -44,21 +44,29 @@ demo: build
 bench: build
 	$(BUILD)/apfsim_bench
 
-# The sanitizer build CI runs after `make test`. At -O1 (AddressSanitizer's advice for
-# speed): measured on 2 cores, 894 s to build (cold) and 285 s to test, against about
-# 545 s (partly from ccache) and 820 s at -O0.
+# The sanitizer build CI runs after `make test`: clang at -O1 (AddressSanitizer's advice for
+# speed) with AddressSanitizer, UndefinedBehaviorSanitizer and libFuzzer's coverage, so that
+# the same tree holds the fuzz targets `make fuzz FUZZ_BUILD=$(BUILD)-asan` runs (CI compiles
+# the libraries once for both, and determinism compares two compilers as well as two
+# optimisation levels).
 sanitize: deps
-	cmake -S . -B $(BUILD)-asan -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-g -O1" \
-	  -DAPFSIM_SANITIZE=ON -DAPFSIM_BENCH=OFF $(LAUNCHER)
+	CC=clang CXX=clang++ cmake -S . -B $(BUILD)-asan -DCMAKE_BUILD_TYPE=Debug \
+	  "-DCMAKE_CXX_FLAGS_DEBUG=-g -O1" -DAPFSIM_SANITIZE=ON -DAPFSIM_FUZZ=ON -DAPFSIM_BENCH=OFF \
+	  $(LAUNCHER)
 	cmake --build $(BUILD)-asan -j $(JOBS)
 	ctest --test-dir $(BUILD)-asan --output-on-failure -j $(JOBS)
 
 # Parallel sweeps under ThreadSanitizer: the sweep and compare tests (which run several
-# worlds on threads in one process, and the binary's --jobs) in a TSan build.
+# worlds on threads in one process, and the binary's --jobs) in a TSan build. Only the test
+# files holding those tests are compiled (APFSIM_TEST_FILTER), and no fuzz replay target; the
+# output fault test runs one thread (it is about signals) and stays out.
+TSAN_TESTS = [Ss]weep|jobs
 tsan: deps
-	cmake -S . -B $(BUILD)-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DAPFSIM_TSAN=ON -DAPFSIM_BENCH=OFF $(LAUNCHER)
-	cmake --build $(BUILD)-tsan -j $(JOBS)
-	TSAN_OPTIONS=halt_on_error=1 ctest --test-dir $(BUILD)-tsan --output-on-failure -j $(JOBS) -R '[Ss]weep|jobs'
+	cmake -S . -B $(BUILD)-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DAPFSIM_TSAN=ON -DAPFSIM_BENCH=OFF \
+	  "-DAPFSIM_TEST_FILTER=$(TSAN_TESTS)" $(LAUNCHER)
+	cmake --build $(BUILD)-tsan -j $(JOBS) --target apfsim_tests
+	TSAN_OPTIONS=halt_on_error=1 ctest --test-dir $(BUILD)-tsan --output-on-failure -j $(JOBS) \
+	  -R '$(TSAN_TESTS)' -E '^fuzz_replay_|survive SIGINT'
 
 # The same scenarios through the -O3 release build and the -O1 sanitizer build must give
 # byte-identical outputs (run after `make build` and `make sanitize`).
@@ -66,9 +74,10 @@ determinism:
 	tools/check-determinism.sh $(BUILD)/apfsim $(BUILD)-asan/apfsim
 
 # libFuzzer on every input reader, FUZZ_SECONDS each, with clang (tools/run-fuzz.sh;
-# FUZZ_TARGETS="..." picks some).
+# FUZZ_TARGETS="..." picks some). FUZZ_BUILD=$(BUILD)-asan uses the sanitizer tree's targets.
+FUZZ_BUILD ?= $(BUILD)-fuzz
 fuzz: deps
-	FUZZ_BUILD=$(BUILD)-fuzz JOBS=$(JOBS) tools/run-fuzz.sh $(FUZZ_SECONDS)
+	FUZZ_BUILD=$(FUZZ_BUILD) JOBS=$(JOBS) tools/run-fuzz.sh $(FUZZ_SECONDS)
 
 # One statically linked apfsim in $(BUILD)-static (only that target), to copy to a bastion.
 static: deps

@@ -26,8 +26,12 @@ for t in "${targets[@]}"; do
   [ -f "tests/fuzz/$t.cc" ] || { echo "run-fuzz: no target $t (tests/fuzz/$t.cc)" >&2; exit 2; }
 done
 
-CC=${CC:-clang} CXX=${CXX:-clang++} cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DAPFSIM_FUZZ=ON -DAPFSIM_BENCH=OFF >/dev/null
+# A tree already configured for fuzzing (make sanitize's, which also holds the sanitizer
+# tests) is used as it is: configuring it here would change its build type and rebuild it.
+if ! grep -q '^APFSIM_FUZZ:BOOL=ON' "$build/CMakeCache.txt" 2>/dev/null; then
+  CC=${CC:-clang} CXX=${CXX:-clang++} cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DAPFSIM_FUZZ=ON -DAPFSIM_BENCH=OFF >/dev/null
+fi
 cmake --build "$build" -j "$jobs" --target "${targets[@]/#/fuzz_}"
 
 scratch=$(mktemp -d)
