@@ -200,8 +200,9 @@ TEST_CASE("Counts match a plain map through registrations and forgets in many or
       for (const auto& [key, n] : reference) distinct += n > 0 ? 1 : 0;
       CHECK(tracker.distinct_keys() == distinct);
       for (const auto& [g, r, ns, name] : keys) {
-        auto count = [&](const std::string& n1, const std::string& n2) {
-          auto it = reference.find(Key{g, r, n1, n2});
+        // Named copies: clang 14 (the sanitizer build's) cannot capture structured bindings.
+        auto count = [&, group = g, resource = r](const std::string& n1, const std::string& n2) {
+          auto it = reference.find(Key{group, resource, n1, n2});
           return it == reference.end() ? 0 : it->second;
         };
         CHECK(tracker.WatchCount(g, r, ns, name) == count(ns, name));
