@@ -32,12 +32,12 @@ namespace sim {
 // `query`, and writes the continue token and the watch timeout into each call.
 struct InformerRequest {
   bool watch = false;
+  bool from_last_synced = false;  // a watch from lastSyncResourceVersion
   // The URL query without the parts that change from call to call, e.g.
   // "resourceVersion=0&limit=500" or "allowWatchBookmarks=true&resourceVersion=1".
   std::string query;
   std::string continue_token;        // a continuation page: the previous page's token
   std::int64_t timeout_seconds = 0;  // a watch: its timeoutSeconds, U[300, 600)
-  bool from_last_synced = false;     // a watch from lastSyncResourceVersion
 };
 
 enum class InformerAction {

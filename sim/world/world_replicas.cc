@@ -44,10 +44,9 @@ void World::RenewReplica(apf::Nanos now, int r) {
   assert(static_cast<int>(rep.timelines.size()) == rep.flow_control->level_count());
   for (int l = 0; l < rep.flow_control->level_count(); ++l) {
     const apf::LevelCounts c = rep.flow_control->counts(l);  // nothing executing or waiting
-    rep.timelines[l].SetState(now, static_cast<int>(c.executing_requests),
-                              static_cast<int>(c.executing_seats),
-                              static_cast<int>(c.waiting_requests),
-                              static_cast<int>(c.waiting_seats));
+    rep.timelines[l].SetState(
+        now, static_cast<int>(c.executing_requests), static_cast<int>(c.executing_seats),
+        static_cast<int>(c.waiting_requests), static_cast<int>(c.waiting_seats));
     const apf::LevelState st = rep.flow_control->level(l);
     rep.timelines[l].SetLimits(st.current_cl, st.nominal_cl);
     rep.timelines[l].SetMaxSeats(st.max_seats);
@@ -118,8 +117,9 @@ void World::StopReplica(apf::Nanos now, int r) {
       call.attempt = -1;
       engine_.Cancel(a.abort);
       ReleaseAttempt(a, ai);
-      ApplyStep(now, call, a.call,
-                call.client.OnTransportError(ContextOf(call), now, TransportError::kConnectionReset));
+      ApplyStep(
+          now, call, a.call,
+          call.client.OnTransportError(ContextOf(call), now, TransportError::kConnectionReset));
       continue;
     }
     ReleaseAttempt(a, ai);

@@ -172,9 +172,6 @@ struct World::Attempt {
   // --trace writes about the attempt (trace_info below is kept only when `traced`); among
   // the flags, where it fills what would be padding.
   bool traced = false;
-  // The watch opened on a replica whose watch cache starts after the informer's
-  // lastSyncResourceVersion: its one event is a 410 Expired (World::OnExecDone).
-  bool watch_expired = false;
   EventHandle gateway_cut;  // its cut short by the gateway (kGatewayCut)
   // EventRateLimit's refusal message when it refused the write at admission (kept by the
   // replica's Apiserver for as long as it lives); null when admitted.
@@ -191,6 +188,10 @@ struct World::Attempt {
   };
   std::unique_ptr<TracedRequest> trace_info;
   int queue = -1;
+  // The watch opened on a replica whose watch cache starts after the informer's
+  // lastSyncResourceVersion: its one event is a 410 Expired (World::OnExecDone). Beside
+  // `queue`, where it fills what would be padding.
+  bool watch_expired = false;
   apf::WorkEstimate estimate;
   apf::Nanos dispatched = -1, finished = -1, answered_at = -1;
   int status = 0, retry_after = 0;

@@ -43,7 +43,8 @@ metadata: {name: replica-events}
 spec:
   duration: )" + duration + R"(
   seed: 7
-  apiservers: )" + apiservers + R"(
+  apiservers: )" + apiservers +
+                             R"(
   resources:
   - {resource: configmaps, objects: 100, averageBytes: 1000, namespaces: 1, namespacePrefix: ns-}
   events:
@@ -73,9 +74,10 @@ apf::Nanos Ns(const nlohmann::json& seconds) {
 
 // The trace's lines in the order of their arrival.
 std::vector<nlohmann::json> ByArrival(std::vector<nlohmann::json> trace) {
-  std::stable_sort(trace.begin(), trace.end(), [](const nlohmann::json& a, const nlohmann::json& b) {
-    return a["arrival"].get<double>() < b["arrival"].get<double>();
-  });
+  std::stable_sort(trace.begin(), trace.end(),
+                   [](const nlohmann::json& a, const nlohmann::json& b) {
+                     return a["arrival"].get<double>() < b["arrival"].get<double>();
+                   });
   return trace;
 }
 
@@ -249,13 +251,13 @@ TEST_CASE("a watch moved to a replica started after its last sync gets 410 and r
   // lastSyncResourceVersion goes to apiserver-1, whose cache answers 410 as the stream's
   // one event; the reflector sleeps its first backoff, 0.8 s x (1 + U[0, 1)), lists from
   // lastSyncResourceVersion (unpaginated, from the cache) and watches from the new one.
-  const Run run = RunWith("{replicas: 2}", R"(    replica: 0
+  const Run run =
+      RunWith("{replicas: 2}", R"(    replica: 0
     clientGo: {qps: -1}
     traffic:
     - informer: {resource: configmaps}
 )",
-                          "  - {at: 5s, restart: apiserver-1}\n  - {at: 50s, stop: apiserver-0}\n",
-                          "100s");
+              "  - {at: 5s, restart: apiserver-1}\n  - {at: 50s, stop: apiserver-0}\n", "100s");
   // The last watch is still open at the end, so the trace has the four attempts before it.
   const std::vector<nlohmann::json> t = ByArrival(run.trace);
   REQUIRE(t.size() == 4);
