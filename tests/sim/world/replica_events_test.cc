@@ -291,3 +291,45 @@ TEST_CASE("a run without replica events keeps its summary's fields", "[world][re
                           "averageBytes: 1000, namespaces: 1, namespacePrefix: ns-}]}\n");
   CHECK_FALSE(run.summary["clients"]["c"].contains("brokenConnections"));
 }
+
+TEST_CASE("a restarted replica's filter is built from the configuration in force",
+          "[world][replicas]") {
+  // An `apply` at 10 s brings a level of 100 shares: every level's nominal seats follow,
+  // global-default's from ceil(600 x 20 / 245) = 49 to ceil(600 x 20 / 345) = 35, extra's
+  // ceil(600 x 100 / 345) = 174. apiserver-0 restarts at 20 s and is up at 50 s (spec
+  // restartDelay 30 s): the filter it starts with digests the objects of 10 s, so its rows
+  // give the same seats as apiserver-1's, which kept its filter.
+  const Run run = RunWith("{replicas: 2}", R"(    clientGo: {qps: -1}
+    traffic:
+    - sweep: {every: 1h, within: 1ms, count: 1,
+              request: {verb: get, resource: configmaps, namespace: ns-0, name: x}}
+)",
+                          R"(  - at: 10s
+    apply:
+    - apiVersion: flowcontrol.apiserver.k8s.io/v1
+      kind: PriorityLevelConfiguration
+      metadata: {name: extra}
+      spec:
+        type: Limited
+        limited:
+          nominalConcurrencyShares: 100
+          limitResponse: {type: Reject}
+  - {at: 20s, restart: apiserver-0}
+)");
+  int checked = 0;
+  for (const std::string& line : run.timeline) {
+    std::vector<std::string> f;
+    std::stringstream ss(line);
+    for (std::string x; std::getline(ss, x, ',');) f.push_back(x);
+    if (f.size() < 10 || f[0] != "55") continue;
+    if (f[2] == "global-default") {
+      CHECK(f[9] == "35");  // nominal_cl
+      ++checked;
+    }
+    if (f[2] == "extra") {
+      CHECK(f[9] == "174");
+      ++checked;
+    }
+  }
+  CHECK(checked == 4);  // both replicas, both levels
+}
