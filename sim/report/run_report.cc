@@ -228,6 +228,8 @@ nlohmann::json RunReport::ClientsJson() const {
     // The client's story (scenarios/README.md, "summary.json").
     const ClientDistributions& d = tl.total_distributions();
     cj["callsRejected"] = t.calls_rejected;
+    // Only where some event stops a replica, so that other runs' summaries keep their bytes.
+    if (scenario_.has_replica_events) cj["brokenConnections"] = t.broken_connections;
     cj["pendingAtEnd"] = tl.pending();
     nlohmann::json client_levels = nlohmann::json::object();
     for (const World::LevelAttempts& row : world_->client_levels(c)) {
@@ -346,6 +348,12 @@ nlohmann::json RunReport::Summary() const {
       }
       nlohmann::json entry = {{"atSeconds", apf::ToSeconds(e.at)}, {"action", e.action}};
       if (e.action == "resources") entry["resources"] = resources;
+      if (e.changes_replicas()) {
+        entry["replica"] = fmt::format("apiserver-{}", e.replica);
+        // A restart's start, when the run reaches it.
+        if (e.action == "restart" && e.at + scenario_.restart_delay < scenario_.duration)
+          entry["startsAtSeconds"] = apf::ToSeconds(e.at + scenario_.restart_delay);
+      }
       if (e.action == "apply") {
         nlohmann::json objects = nlohmann::json::array();
         for (const LoadedPriorityLevel& pl : e.apply.priority_levels) {
