@@ -167,8 +167,8 @@ json SideJson(const std::optional<Landing::Core>& core,
   side["flows"] = flows.size();
   json hands = json::array();
   for (const auto& [distinguisher, hand] : flows) {
-    hands.push_back({{"flowDistinguisher", distinguisher},
-                     {"hand", dealt ? json(hand) : json(nullptr)}});
+    hands.push_back(
+        {{"flowDistinguisher", distinguisher}, {"hand", dealt ? json(hand) : json(nullptr)}});
   }
   side["flowHands"] = hands;
   return side;
@@ -215,8 +215,8 @@ std::string Line(const json& e, bool split) {
   line += ": " + Both(Place(b), Place(a));
   if (!b.is_null() && !a.is_null() && b["flowDistinguisher"] != a["flowDistinguisher"] &&
       b["flows"] == 1 && a["flows"] == 1) {
-    line += ", distinguisher " + b["flowDistinguisher"].dump() + " -> " +
-            a["flowDistinguisher"].dump();
+    line +=
+        ", distinguisher " + b["flowDistinguisher"].dump() + " -> " + a["flowDistinguisher"].dump();
   }
   const std::string seats = Both(Seats(b), Seats(a));
   line += ", " + seats + (seats == "1" ? " seat" : " seats");
@@ -272,9 +272,9 @@ json Notes(const ChangeSide& before, const ChangeSide& after, bool any_write) {
   } else {
     for (const auto& [name, events] : {std::pair{"before", eb}, std::pair{"after", ea}}) {
       if (!events.empty()) {
-        notes.push_back(std::string("the ") + name + " run's spec.events change it at " +
-                        events + ": requests after those instants may land or be charged "
-                                 "otherwise");
+        notes.push_back(std::string("the ") + name + " run's spec.events change it at " + events +
+                        ": requests after those instants may land or be charged "
+                        "otherwise");
       }
     }
   }
@@ -346,14 +346,9 @@ json DescribeClientMoves(const ChangeSide& before, const ChangeSide& after) {
     const apf::RequestInfo& r = e.call->request;
     any_write = any_write || r.verb == "create" || r.verb == "update" || r.verb == "patch" ||
                 r.verb == "delete";
-    json j = {{"client", e.client},
-              {"request", e.shape},
-              {"verb", r.verb},
-              {"apiGroup", r.api_group},
-              {"resource", r.resource},
-              {"subresource", r.subresource},
-              {"path", r.path},
-              {"calls", e.calls}};
+    json j = {{"client", e.client},      {"request", e.shape},     {"verb", r.verb},
+              {"apiGroup", r.api_group}, {"resource", r.resource}, {"subresource", r.subresource},
+              {"path", r.path},          {"calls", e.calls}};
     j["before"] = SideJson(e.before, e.flows_before);
     j["after"] = SideJson(e.after, e.flows_after);
     const bool is_moved = j["before"] != j["after"];
@@ -373,10 +368,10 @@ std::string FormatClientMoves(const json& moves) {
   if (!moves.contains("requests") || moves["requests"].empty()) return "";
   std::size_t n = 0;
   for (const json& e : moves["requests"]) n += e["moved"].get<bool>();
-  std::string out = "what the change moves, per client request (as at t=0: FlowSchema/level, "
-                    "seats, hand of queues; " +
-                    std::to_string(n) + " of " + std::to_string(moves["requests"].size()) +
-                    " moved):\n";
+  std::string out =
+      "what the change moves, per client request (as at t=0: FlowSchema/level, "
+      "seats, hand of queues; " +
+      std::to_string(n) + " of " + std::to_string(moves["requests"].size()) + " moved):\n";
   bool unmoved_heading = false;
   for (const json& e : moves["requests"]) {
     if (!e["moved"].get<bool>() && !unmoved_heading) {

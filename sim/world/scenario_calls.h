@@ -26,7 +26,7 @@ struct ScenarioCall {
   // The client, or "client[N]" (N from 0, as in the run) where each process is its own user.
   std::string sender;
   const RequestTemplate* tmpl = nullptr;  // points into the scenario
-  int resource = -1;  // index into Scenario::resources, -1 when none matches
+  int resource = -1;                      // index into Scenario::resources, -1 when none matches
   apf::UserInfo user;
   apf::RequestInfo request;
 };

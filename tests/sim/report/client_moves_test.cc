@@ -82,9 +82,10 @@ TEST_CASE("the fence moves the tenant-operator's LISTs to tenant-sweep at 7 seat
   CHECK(e["after"]["hand"].size() == 2);   // tenant-sweep: 8 queues, handSize 2
 }
 
-TEST_CASE("moved requests come before the unmoved ones, and the fence moves a level it does "
-          "not match",
-          "[client_moves]") {
+TEST_CASE(
+    "moved requests come before the unmoved ones, and the fence moves a level it does "
+    "not match",
+    "[client_moves]") {
   const FenceMoves f;
   const nlohmann::json& requests = f.moves["requests"];
   bool seen_unmoved = false;
@@ -122,8 +123,7 @@ TEST_CASE("moved requests come before the unmoved ones, and the fence moves a le
   CHECK(operators["before"]["flowHands"].size() == 90);
 }
 
-TEST_CASE("the text puts the moved lines first and says the figures are t=0's",
-          "[client_moves]") {
+TEST_CASE("the text puts the moved lines first and says the figures are t=0's", "[client_moves]") {
   const FenceMoves f;
   const std::string text = sim::FormatClientMoves(f.moves);
   const std::size_t moved = text.find("  tenant-operator LIST tenantbindings: ");
