@@ -250,15 +250,19 @@ bool OpensWatches(const Scenario& s) {
   return false;
 }
 
+// Clients whose requests come from a file: a trace, or spec.auditLog's identities.
 std::vector<std::string> Replayed(const Scenario& s) {
   std::vector<std::string> out;
   for (const ClientSpec& c : s.clients) {
     for (const TrafficSpec& t : c.traffic) {
-      if (t.calls.empty()) {
+      if (t.kind == TrafficSpec::Kind::kTrace) {
         out.push_back(c.name);
         break;
       }
     }
+  }
+  for (const auto& [unused, client] : s.audit_log.identity_clients) {
+    out.push_back(s.clients[client].name);
   }
   return out;
 }
@@ -365,7 +369,8 @@ json DescribeClientMoves(const ChangeSide& before, const ChangeSide& after) {
 }
 
 std::string FormatClientMoves(const json& moves) {
-  if (!moves.contains("requests") || moves["requests"].empty()) return "";
+  if (!moves.contains("requests")) return "";
+  if (moves["requests"].empty() && moves["notes"].empty()) return "";
   std::size_t n = 0;
   for (const json& e : moves["requests"]) n += e["moved"].get<bool>();
   std::string out =

@@ -47,7 +47,7 @@ struct ChangeSide {
 nlohmann::json DescribeClientMoves(const ChangeSide& before, const ChangeSide& after);
 
 // The entries for a person, one line each, moved first, under a heading; the notes last.
-// "" when there are no entries.
+// "" when there are neither entries nor notes.
 std::string FormatClientMoves(const nlohmann::json& moves);
 
 }  // namespace sim

@@ -151,3 +151,15 @@ TEST_CASE("a change applied by spec.events later is named: t=0 does not have it"
         "spec.events change the run at 4m30s (apply): requests after those instants may land "
         "or be charged otherwise");
 }
+
+TEST_CASE("clients replayed from an audit log are named as not described", "[client_moves]") {
+  // audit-replay.yaml's clients are the identities of samples' audit log: no templates.
+  const sim::ResolvedRun run = Resolve("audit-replay.yaml", {});
+  const nlohmann::json moves = sim::DescribeClientMoves({&run.scenario, &run.flow_control},
+                                                        {&run.scenario, &run.flow_control});
+  CHECK(moves["requests"].empty());
+  REQUIRE(moves["notes"].size() == 1);
+  CHECK(moves["notes"][0].get<std::string>().rfind("not described: alice, bob, ", 0) == 0);
+  // The table still says so: the note is the whole section.
+  CHECK_THAT(sim::FormatClientMoves(moves), Catch::Contains("\nnote: not described: alice"));
+}
