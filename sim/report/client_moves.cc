@@ -67,7 +67,9 @@ using CallKey = std::tuple<std::string, std::string, std::string, std::string, s
 struct SideCalls {
   std::map<CallKey, Landing> landings;
   std::vector<CallKey> order;
-  std::map<CallKey, const ScenarioCall*> call;  // for the request's fields
+  // The first call of each key, for the request's fields: into `calls`, which is filled once
+  // and never changed after (moving the vector keeps its elements where they are).
+  std::map<CallKey, const ScenarioCall*> call;
   std::vector<ScenarioCall> calls;
 };
 
@@ -95,6 +97,7 @@ SideCalls Land(const ChangeSide& side) {
     CallKey key{client.name, ShapeOf(call), call.sender, call.request.namespace_name,
                 call.request.name};
     if (out.landings.count(key)) continue;  // a closedLoop that sends it twice
+    out.call.emplace(key, &call);
     Landing l;
     if (!scenario.apiservers.enable_priority_and_fairness) {
       l.core.seats = {1, 0, 0};
@@ -122,11 +125,6 @@ SideCalls Land(const ChangeSide& side) {
     }
     out.landings.emplace(key, std::move(l));
     out.order.push_back(key);
-  }
-  for (const ScenarioCall& call : out.calls) {
-    const CallKey key{scenario.clients[call.client].name, ShapeOf(call), call.sender,
-                      call.request.namespace_name, call.request.name};
-    out.call.try_emplace(key, &call);
   }
   return out;
 }
