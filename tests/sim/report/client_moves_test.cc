@@ -23,9 +23,11 @@
 
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "sim/workflows/run_inputs.h"
+#include "tests/support/scratch_dir.h"
 
 namespace {
 
@@ -162,4 +164,67 @@ TEST_CASE("clients replayed from an audit log are named as not described", "[cli
   CHECK(moves["notes"][0].get<std::string>().rfind("not described: alice, bob, ", 0) == 0);
   // The table still says so: the note is the whole section.
   CHECK_THAT(sim::FormatClientMoves(moves), Catch::Contains("\nnote: not described: alice"));
+}
+
+TEST_CASE("a FlowSchema that matches some namespaces splits a shape: one line per way it lands",
+          "[client_moves]") {
+  // alice LISTs configmaps in each of app-0000..app-0002; the after side adds a FlowSchema
+  // (precedence 500, before global-default's 9900) for app-0000 only, to workload-low. Its
+  // ByNamespace distinguisher makes that call its own flow. 30 configmaps of 1,000 bytes are
+  // 30 KB: ceil(30,000 / 100,000) = 1 seat on both sides (doc/model.md#list-estimate).
+  test_support::ScratchDir scratch("apfsim-client-moves-test");
+  const std::string scenario = R"(apiVersion: apfsim/v1alpha1
+kind: Scenario
+metadata: {name: split}
+spec:
+  duration: 10s
+  resources:
+  - {resource: configmaps, objects: 30, namespaces: 3, namespacePrefix: app-}
+  clients:
+  - name: reader
+    user: alice
+    traffic:
+    - constant:
+        rate: 1
+        request: {verb: list, resource: configmaps, namespace: "{each}"}
+)";
+  std::ofstream(scratch.path() / "split.yaml") << scenario;
+  std::ofstream(scratch.path() / "fs.yaml") << R"(apiVersion: flowcontrol.apiserver.k8s.io/v1
+kind: FlowSchema
+metadata: {name: app-zero}
+spec:
+  priorityLevelConfiguration: {name: workload-low}
+  matchingPrecedence: 500
+  distinguisherMethod: {type: ByNamespace}
+  rules:
+  - subjects: [{kind: User, user: {name: alice}}]
+    resourceRules:
+    - {verbs: [list], apiGroups: [""], resources: [configmaps], namespaces: [app-0000]}
+)";
+  sim::RunInputs before_inputs;
+  before_inputs.scenario_file = (scratch.path() / "split.yaml").string();
+  sim::RunInputs after_inputs = before_inputs;
+  after_inputs.overlay_files = {(scratch.path() / "fs.yaml").string()};
+  const sim::ResolvedRun before = sim::ResolveRunInputs(before_inputs);
+  const sim::ResolvedRun after = sim::ResolveRunInputs(after_inputs);
+  const nlohmann::json moves = sim::DescribeClientMoves({&before.scenario, &before.flow_control},
+                                                        {&after.scenario, &after.flow_control});
+  REQUIRE(moves["requests"].size() == 2);
+  const nlohmann::json& moved = moves["requests"][0];
+  const nlohmann::json& stayed = moves["requests"][1];
+  CHECK(moved["moved"] == true);
+  CHECK(moved["calls"] == 1);
+  CHECK(moved["after"]["flowSchema"] == "app-zero");
+  CHECK(moved["after"]["flowDistinguisher"] == "app-0000");
+  CHECK(moved["before"]["flowSchema"] == "global-default");
+  CHECK(moved["before"]["flowDistinguisher"] == "alice");  // global-default is ByUser
+  CHECK(moved["line"].get<std::string>().rfind(
+            "reader LIST configmaps (1 of its calls): global-default/global-default -> "
+            "app-zero/workload-low, distinguisher \"alice\" -> \"app-0000\", 1 seat, hand ",
+            0) == 0);
+  CHECK(stayed["moved"] == false);
+  CHECK(stayed["calls"] == 2);
+  CHECK(stayed["line"].get<std::string>().rfind(
+            "reader LIST configmaps (2 of its calls): global-default/global-default, 1 seat", 0) ==
+        0);
 }
