@@ -12,6 +12,7 @@
 #include "sim/io/output_file.h"
 #include "sim/io/output_set.h"
 #include "sim/io/text.h"
+#include "sim/report/client_moves.h"
 #include "sim/report/replications.h"
 #include "sim/workflows/provenance.h"
 #include "sim/workflows/replicate.h"
@@ -352,6 +353,11 @@ std::string CompareTable(const nlohmann::json& c, bool colour) {
                        c["window"]["toSeconds"].get<double>());
   }
   out += "\n";
+  // What the change moves, client by client, before the figures it moves.
+  if (c.contains("clientMoves")) {
+    const std::string moves = FormatClientMoves(c["clientMoves"]);
+    if (!moves.empty()) out += moves + "\n";
+  }
   // Levels by their larger nominal limit, largest first, as `apfsim run` orders them.
   std::vector<std::pair<std::int64_t, std::string>> levels;
   for (auto& [name, l] : c["priorityLevels"].items()) {
@@ -483,6 +489,9 @@ CompareOutcome RunCompare(const CompareRequest& request) {
                           {"set", r.overrides},
                           {"dir", r.out_dir.substr(r.out_dir.rfind('/') + 1)}};
   };
+  outcome.comparison["clientMoves"] =
+      DescribeClientMoves({&resolved_before.scenario, &resolved_before.flow_control},
+                          {&resolved_after.scenario, &resolved_after.flow_control});
   outcome.comparison["before"].update(describe(before));
   outcome.comparison["after"].update(describe(after));
   if (set) {

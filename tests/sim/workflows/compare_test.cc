@@ -144,6 +144,20 @@ TEST_CASE("compare --overlay applies its manifests and its set values to the aft
   CheckSameTraffic(c);
   // The fence's FlowSchema takes the sweep's LISTs away from workload-low.
   CHECK(c["priorityLevels"]["tenant-sweep"]["dispatched"]["after"].get<std::int64_t>() > 0);
+  // And compare says so first (sim/report/client_moves.h): 4,000 TenantBindings of 9 KB
+  // from the cache are 1 MB, 10 seats (doc/model.md#list-estimate); workload-low's cap is
+  // min(ceil(0.15 x 62), 62 / 6) = 10 before, tenant-sweep's min(ceil(0.15 x 19), 19 / 2) = 3
+  // after (doc/model.md#max-seats).
+  const nlohmann::json& first = c["clientMoves"]["requests"][0];
+  CHECK(first["client"] == "tenant-operator");
+  CHECK(first["moved"] == true);
+  CHECK(first["before"]["initialSeats"] == 10);
+  CHECK(first["after"]["initialSeats"] == 3);
+  const std::string table = sim::CompareTable(c, false);
+  CHECK_THAT(table, Catch::Contains("\n  tenant-operator LIST tenantbindings: "
+                                    "service-accounts/workload-low -> "
+                                    "tenant-operator-lists/tenant-sweep, 10 -> 3 seats, hand "));
+  CHECK(table.find("what the change moves") < table.find("priority level "));
 }
 
 TEST_CASE("compare --interval sets both runs' report interval", "[compare]") {
