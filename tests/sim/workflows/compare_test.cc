@@ -232,7 +232,7 @@ TEST_CASE("compare --window compares both runs over the window", "[compare][wind
   sim::CompareRequest request = MiniDrift();
   request.after_overrides = {"apiservers.maxRequestsInflight=200"};
   // Before the sweep nothing has happened yet: no calls of the tenant-operator.
-  request.window = sim::ReportWindow{0, apf::kSecond};
+  request.window = sim::ReportWindow{0, apf::kSecond, std::nullopt};
   const nlohmann::json c = sim::RunCompare(request).comparison;
   CHECK(c["window"]["fromSeconds"] == 0.0);
   CHECK(c["window"]["toSeconds"] == 1.0);
