@@ -99,7 +99,7 @@ ReportWindow ResolveReportWindow(const ReportWindow& window,
     const apf::Nanos at = event_times[n];
     out.from = at + window.from;
     out.to = at + window.to;
-    named = fmt::format(" (spec.events[{}] at {})", n, FormatDuration(at));
+    named = fmt::format(": spec.events[{}] at {}", n, FormatDuration(at));
     if (out.from < 0) {
       return fail(fmt::format("FROM ({}{}) is before the start of the run",
                               FormatDuration(out.from), named));
