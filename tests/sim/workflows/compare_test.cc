@@ -239,3 +239,50 @@ TEST_CASE("compare --window compares both runs over the window", "[compare][wind
   CHECK(c["clients"]["tenant-operator"]["calls"]["before"] == 0);  // its sweep starts at 2 s
   CHECK(sim::CompareTable(c, false).find("over the window [0 s, 1 s)") != std::string::npos);
 }
+
+namespace {
+
+// A summary with no level or client and, when `ttr` is given, a recovery of level "low"
+// (null: never recovered), as RunReport writes it (sim/report/recovery.h).
+nlohmann::json RecoverySummary(std::optional<double> ttr, bool with_recovery = true) {
+  nlohmann::json s = {{"scenario", "s"},
+                      {"seed", 1},
+                      {"priorityLevels", nlohmann::json::object()},
+                      {"clients", nlohmann::json::object()}};
+  if (!with_recovery) return s;
+  nlohmann::json low = {{"timeToRecoverSeconds", ttr ? nlohmann::json(*ttr) : nullptr},
+                        {"recoveredAtSeconds", ttr ? nlohmann::json(65 + *ttr) : nullptr}};
+  s["recovery"] = {{"atSeconds", 65.0}, {"levels", {{"low", low}}}};
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("compare gives each level's time to recover before and after, with its spread",
+          "[compare][recovery]") {
+  // One seed: 599 s without the fence, 1 s with it: a change of -598 s.
+  const nlohmann::json one = sim::CompareSummaries(RecoverySummary(599), RecoverySummary(1));
+  CHECK(one["recovery"]["atSeconds"] == 65.0);
+  const nlohmann::json& t = one["recovery"]["levels"]["low"]["timeToRecoverSeconds"];
+  CHECK(t["before"] == 599.0);
+  CHECK(t["after"] == 1.0);
+  CHECK(t["change"] == -598.0);
+  CHECK_THAT(sim::CompareTable(one, false), Catch::Contains("recovery from the event at 65.0 s"));
+  // Without a recovery on either side there is none in compare.json.
+  CHECK_FALSE(sim::CompareSummaries(RecoverySummary(0, false), RecoverySummary(0, false))
+                  .contains("recovery"));
+  // Three seeds: before 10, 20 and never; after 1, 1, 3. The paired changes are -9 and -19
+  // (the third has no before); the never-recovered seed is counted, not averaged.
+  const nlohmann::json three = sim::CompareReplications(
+      {RecoverySummary(10), RecoverySummary(20), RecoverySummary(std::nullopt)},
+      {RecoverySummary(1), RecoverySummary(1), RecoverySummary(3)}, {1, 2, 3});
+  const nlohmann::json& low = three["recovery"]["levels"]["low"];
+  CHECK(low["timeToRecoverSeconds"]["before"]["mean"] == 15.0);
+  CHECK(low["timeToRecoverSeconds"]["after"]["mean"] == Approx(5.0 / 3));
+  CHECK(low["timeToRecoverSeconds"]["change"]["mean"] == -14.0);
+  CHECK(low["timeToRecoverSeconds"]["betterIn"] == 2);
+  CHECK(low["neverRecoveredIn"]["before"] == 1);
+  CHECK(low["neverRecoveredIn"]["after"] == 0);
+  CHECK_THAT(sim::CompareTable(three, false),
+             Catch::Contains("low: never recovered in 1 seeds before, 0 after"));
+}
