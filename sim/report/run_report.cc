@@ -51,8 +51,9 @@ std::string RecoveryTable(const nlohmann::json& r, bool colour) {
           ? fmt::format("the other run's event at {} s", r["atSeconds"].dump())
           : fmt::format("spec.events[{}] at {} s", r["event"].dump(), r["atSeconds"].dump());
   std::string out = "\n";
-  const std::string title = fmt::format("{:<24} {:>12} {:>13}  {}", "recovery from " + from,
-                                        "recovered at", "time to recover", "bounds");
+  const std::string title =
+      fmt::format("recovery from {}\n{:<24} {:>12} {:>15}  {}", from, "priority level",
+                  "recovered at", "time to recover", "bounds");
   out += (colour ? "\033[1m" + title + "\033[0m" : title) + "\n";
   for (auto& [name, l] : r["levels"].items()) {
     const bool never = l["recoveredAtSeconds"].is_null();
