@@ -96,7 +96,7 @@ TEST_CASE("an event window resolves against the events' times, within the run",
   CHECK_THAT(refused("0..16m", {}), Catch::Contains("past the end of the run"));
 }
 
-TEST_CASE("--recovered-when reads rejected=N and waitMax=DURATION", "[recovery]") {
+TEST_CASE("the bounds of --recovered-when are rejected=N and waitMax=DURATION", "[recovery]") {
   const sim::RecoveryBounds b = sim::ParseRecoveredWhen("rejected=0,waitMax=1s");
   REQUIRE(b.rejected);
   CHECK(b.rejected->value == 0);
