@@ -286,3 +286,28 @@ TEST_CASE("compare gives each level's time to recover before and after, with its
   CHECK_THAT(sim::CompareTable(three, false),
              Catch::Contains("low: never recovered in 1 seeds before, 0 after"));
 }
+
+TEST_CASE("compare measures the run without the event from the other run's event",
+          "[compare][recovery]") {
+  // drift-sweep (no fence) against drift-sweep-fence-midway with the fence at 65 s, seed 1.
+  // The event window is [65 s, 185 s) in both runs although only the after run has events.
+  ScratchDir scratch;
+  sim::CompareRequest request;
+  const std::string scenarios = std::string(APFSIM_SOURCE_DIR) + "/scenarios/";
+  request.scenario_file = scenarios + "drift-sweep.yaml";
+  request.with_file = scenarios + "drift-sweep-fence-midway.yaml";
+  request.after_overrides = {"events.0.at=65s"};
+  request.window = sim::ParseReportWindow("event:0..+2m");
+  request.out_dir = (scratch.path() / "cmp").string();
+  const nlohmann::json c = sim::RunCompare(request).comparison;
+  CHECK(c["window"]["fromSeconds"] == 65.0);
+  CHECK(c["window"]["toSeconds"] == 185.0);
+  CHECK(c["recovery"]["atSeconds"] == 65.0);
+  // Without the fence workload-low rejects until the third sweep's last rejections in
+  // [663 s, 664 s) (timeline.csv of drift-sweep, seed 1): 664 - 65 = 599 s. With it, its last
+  // rejection is in [65 s, 66 s): 1 s (recovery_test.cc).
+  const nlohmann::json& t = c["recovery"]["levels"]["workload-low"]["timeToRecoverSeconds"];
+  CHECK(t["before"] == 599.0);
+  CHECK(t["after"] == 1.0);
+  CHECK(t["change"] == -598.0);
+}
