@@ -22,6 +22,7 @@
 
 #include "sim/report/interval_figures.h"
 #include "sim/report/openmetrics.h"
+#include "sim/report/recovery.h"
 #include "sim/scenario/run_budget.h"
 #include "sim/workflows/progress.h"
 
@@ -39,6 +40,8 @@ struct CompareRequest {
   int jobs = 0;                               // --jobs: runs at once (0: one per core)
   std::optional<std::string> interval;        // --interval: both runs' report interval
   std::optional<ReportWindow> window;         // --window: compare both runs over it
+  // --recovered-when: the bounds of both runs' recovery (sim/report/recovery.h).
+  std::optional<RecoveryBounds> recovered_when;
   std::string out_dir;  // "": the runs go to a temporary folder, removed at the end
   RunBudget budget;     // for each of the two runs
   // --openmetrics: each run writes its metrics.om, its series labelled side="before" or
