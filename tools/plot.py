@@ -19,14 +19,17 @@ tables.
       two directories' names (out/drift-sweep and out/drift-sweep-fixed give
       out/compare-drift-sweep-vs-drift-sweep-fixed.png).
 
-  tools/plot.py --index OUT_HTML DIR... [--compare-png FILE]
+  tools/plot.py --index OUT_HTML DIR... [--compare-png FILE] [--compare-json FILE]
       Writes an HTML page (inline CSS and scripts, relative links to the PNGs) showing
       the comparison picture if given, interactive timelines (per replica and priority
       level, and per client, the runs overlaid, the scenario's marks drawn; drag or wheel
       to zoom, Shift+drag to pan; drawn by the uPlot vendored in tools/apfplot/vendor/, so
       the page needs no network), then for each run its summary tables (per priority
       level and per client, the whole cluster and each replica) and its plots. Draw the
-      plots first: the page links to them and says which are missing.
+      plots first: the page links to them and says which are missing. With
+      --compare-json (the compare.json of `apfsim compare --out`), the page opens with
+      what the change moves per client request: FlowSchema and level, flow
+      distinguisher, seats and hand of queues, before and after.
 
 Input is the contract of `apfsim run` (summary.json, timeline.csv, clients.csv). Bad input
 (a missing file, a header that is not exactly the expected one, a value that is not a
@@ -58,7 +61,8 @@ def parse_args(argv):
         description=__doc__.split("\n\n")[0],
         epilog="\n\n".join(__doc__.split("\n\n")[1:]),
         usage="%(prog)s DIR...\n       %(prog)s --compare DIR_A DIR_B [--out FILE]\n"
-              "       %(prog)s --index OUT_HTML DIR... [--compare-png FILE]")
+              "       %(prog)s --index OUT_HTML DIR... [--compare-png FILE] "
+              "[--compare-json FILE]")
     parser.add_argument("dirs", nargs="*", metavar="DIR", help="run directories")
     parser.add_argument("--compare", nargs=2, metavar=("DIR_A", "DIR_B"),
                         help="draw two runs side by side")
@@ -68,6 +72,9 @@ def parse_args(argv):
     parser.add_argument("--index", metavar="OUT_HTML", help="write an HTML page of the runs")
     parser.add_argument("--compare-png", metavar="FILE",
                         help="with --index: a comparison picture to show first")
+    parser.add_argument("--compare-json", metavar="FILE",
+                        help="with --index: the compare.json whose per-client moves to show "
+                             "first")
     args = parser.parse_args(argv)
     if args.compare and args.index:
         parser.error("--compare and --index are separate commands; run them one after another")
@@ -77,6 +84,8 @@ def parse_args(argv):
         parser.error("--out goes with --compare")
     if args.compare_png and not args.index:
         parser.error("--compare-png goes with --index")
+    if args.compare_json and not args.index:
+        parser.error("--compare-json goes with --index")
     if not args.compare and not args.dirs:
         parser.error("give a run directory (DIR...), --compare DIR_A DIR_B or "
                      "--index OUT_HTML DIR...")
@@ -98,7 +107,7 @@ def main(argv):
     from apfplot.runfiles import Run
     try:
         if args.index:
-            page.write_index(args.index, args.dirs, args.compare_png)
+            page.write_index(args.index, args.dirs, args.compare_png, args.compare_json)
         elif args.compare:
             run_a, run_b = Run(args.compare[0]), Run(args.compare[1])
             out = args.out or compare_figure.default_compare_path(*args.compare)

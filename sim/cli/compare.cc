@@ -1,5 +1,6 @@
 // `apfsim compare SCENARIO (--with OTHER.yaml | --overlay FIX.yaml | --after-set PATH=VALUE)`:
-// two runs on the same traffic and one table of what changed (sim/workflows/compare.h).
+// two runs on the same traffic and one table of what changed (sim/workflows/compare.h), which
+// opens with what the change moves per client request (sim/report/client_moves.h).
 #include "sim/workflows/compare.h"
 
 #include <iostream>

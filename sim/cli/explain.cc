@@ -15,7 +15,7 @@
 #include "sim/scenario/feature_gates.h"
 #include "sim/scenario/flowcontrol.h"
 #include "sim/scenario/loader.h"
-#include "sim/world/compiled_request.h"
+#include "sim/world/scenario_calls.h"
 
 namespace po = boost::program_options;
 
@@ -196,38 +196,12 @@ FlowControlSetup SetupOf(const ExplainFlags& f, const po::variables_map& vm,
   return setup;
 }
 
-// Every call the scenario's clients can make, as the apiserver sees it: each process whose
-// user is its own ("{process}" in the user) and, for a request that draws its namespace
-// ("{each}", "{random}"), each of the resource's namespaces, since a flow distinguished by
-// namespace is one flow per namespace. A process of a client with several is named
-// "client[N]", N from 0 as in the run.
-std::vector<CollisionCall> ScenarioCalls(const Scenario& scenario) {
-  const ServiceTimeModel service_time(scenario.apiservers.service_time);
+// Every call the scenario's clients can make (sim/world/scenario_calls.h), as
+// ExplainCollisions weighs them: a process of a client with several is named "client[N]".
+std::vector<CollisionCall> CollisionCallsOf(const Scenario& scenario) {
   std::vector<CollisionCall> calls;
-  for (const ClientSpec& client : scenario.clients) {
-    const bool per_process =
-        client.processes > 1 && client.user.find(kProcessKey) != std::string::npos;
-    for (const TrafficSpec& traffic : client.traffic) {
-      for (const RequestTemplate& t : traffic.calls) {
-        CompiledRequest compiled;
-        CompileRequest(t, scenario, service_time, &compiled);
-        const std::size_t namespaces =
-            DrawsNamespace(compiled, scenario)
-                ? scenario.resources[compiled.resource].namespace_names.size()
-                : 1;
-        for (int p = 0; p < (per_process ? client.processes : 1); ++p) {
-          CollisionCall call;
-          call.client = per_process ? client.name + "[" + std::to_string(p) + "]" : client.name;
-          call.user.name = Substitute(client.user, p);
-          call.user.groups = client.groups;
-          for (std::size_t n = 0; n < namespaces; ++n) {
-            call.request = compiled.info;
-            WriteCallRequest(compiled, scenario, p, static_cast<std::uint32_t>(n), &call.request);
-            calls.push_back(call);
-          }
-        }
-      }
-    }
+  for (ScenarioCall& call : ScenarioCalls(scenario)) {
+    calls.push_back({std::move(call.sender), std::move(call.user), std::move(call.request)});
   }
   return calls;
 }
@@ -258,7 +232,7 @@ int RunCollisions(const ExplainFlags& f, const po::variables_map& vm) {
   const Scenario scenario = LoadScenario(f.scenario_path);
   const FlowControlSetup setup = BuildScenarioFlowControl(scenario, &files_manifests);
   const nlohmann::json e =
-      ExplainCollisions(setup, vm["collisions"].as<std::string>(), ScenarioCalls(scenario));
+      ExplainCollisions(setup, vm["collisions"].as<std::string>(), CollisionCallsOf(scenario));
   std::cout << (f.output == "json" ? e.dump(2) + "\n" : FormatCollisions(e));
   return kExitOk;
 }

@@ -45,7 +45,9 @@ std::vector<FlagSpec> BuildTable() {
        "folder for the runs' outputs, one subfolder per scenario (default out/<scenario name>)", "",
        C::kDir},
       {"out", 0, V::kText, "DIR", "compare",
-       "also write DIR/before, DIR/after, DIR/compare.json and DIR/compare.png", "", C::kDir},
+       "also write DIR/before, DIR/after, DIR/compare.json (its clientMoves: what moved per "
+       "client, as the table opens with) and DIR/compare.png",
+       "", C::kDir},
       {"out", 0, V::kText, "DIR", "sweep", "output folder (default out/<scenario name>-sweep)", "",
        C::kDir},
       {"out", 0, V::kText, "DIR", "tune",
@@ -78,10 +80,17 @@ std::vector<FlagSpec> BuildTable() {
       {"interval", 0, V::kText, "DURATION", "run compare",
        "report interval, e.g. 1s (default: the scenario's)"},
       {"window", 0, V::kText, "FROM..TO", "run",
-       "also give every figure over this part of the run, e.g. 6m..8m (summary.json's "
-       "\"window\"; the tables show it)"},
+       "also give every figure over this part of the run, e.g. 6m..8m, or relative to "
+       "spec.events[N]: event:N:FROM..TO, e.g. event:0..+2m (event: alone is event 0) "
+       "(summary.json's \"window\"; the tables show it)"},
       {"window", 0, V::kText, "FROM..TO", "compare",
-       "compare the figures over this part of the runs, e.g. 6m..8m"},
+       "compare the figures over this part of the runs, e.g. 6m..8m, or relative to an "
+       "event: event:N:FROM..TO, e.g. event:0..+2m (the event of the run that has it)"},
+      {"recovered-when", 0, V::kText, "BOUNDS", "run compare",
+       "a level has recovered from the first spec.events entry when every report interval "
+       "from then on has at most these: rejected=N,waitMax=DURATION, e.g. "
+       "\"rejected=0,waitMax=1s\" (summary.json's \"recovery\"; default: the level's "
+       "upper-bound spec.expect on rejected.* and waitSeconds.*, else rejected=0)"},
       {"trace", 0, V::kText, "NAME", "run", "write trace.jsonl for this client or priority level",
        "", C::kLevel},
       {"shard", 0, V::kText, "I/N", "sweep",
@@ -256,6 +265,8 @@ ScenarioFlags ScenarioFlagsFrom(const po::variables_map& values) {
   ReadIfGiven(values, "overlay", &out.overlays);
   if (values.count("interval")) out.interval = values["interval"].as<std::string>();
   if (values.count("window")) out.window = ParseReportWindow(values["window"].as<std::string>());
+  if (values.count("recovered-when"))
+    out.recovered_when = ParseRecoveredWhen(values["recovered-when"].as<std::string>());
   ReadIfGiven(values, "quiet", &out.quiet);
   ReadIfGiven(values, "no-plot", &out.no_plot);
   if (values.count("progress"))

@@ -17,12 +17,6 @@ namespace {
 
 using nlohmann::json;
 
-// The hand the queue set deals the flow (doc/model.md#deal), in deal order.
-std::vector<int> DealHand(std::uint64_t hash, int deck_size, int hand_size) {
-  const apf::Hand hand = apf::Dealer(deck_size, hand_size).Deal(hash);
-  return std::vector<int>(hand.begin(), hand.end());
-}
-
 std::string Hex(std::uint64_t v) {
   char buf[19];
   std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(v));
@@ -108,6 +102,21 @@ json EstimateWork(const apf::RequestInfo& request, std::uint64_t level_max_seats
 
 }  // namespace
 
+std::vector<int> FlowHand(const apf::Classifier& classifier, const apf::Classification& c) {
+  if (!c.uses_flow_hash) return {};
+  const apf::PriorityLevel& pl = classifier.priority_level(c.priority_level);
+  const apf::Hand hand =
+      apf::Dealer(pl.queuing.queues, pl.queuing.hand_size).Deal(classifier.FlowHash(c));
+  return std::vector<int>(hand.begin(), hand.end());
+}
+
+std::string NoHandReason(const apf::PriorityLevel& pl) {
+  if (pl.exempt()) return "exempt: requests are not queued";
+  if (!pl.queues_requests()) return "Reject: the level has no queues";
+  if (pl.queuing.queues <= 1) return "one queue: every flow shares it";
+  return "";
+}
+
 json ExplainRequest(const FlowControlSetup& setup, const apf::UserInfo& user,
                     const apf::RequestInfo& request, const ExplainOptions& options) {
   const apf::Classifier classifier(setup.config);
@@ -177,12 +186,10 @@ json ExplainRequest(const FlowControlSetup& setup, const apf::UserInfo& user,
   out["workEstimate"] = EstimateWork(request, pl.queues_requests() ? l.max_seats : 0, options);
 
   if (c.uses_flow_hash) {
-    out["hand"] = DealHand(hash, pl.queuing.queues, pl.queuing.hand_size);
+    out["hand"] = FlowHand(classifier, c);
   } else {
     out["hand"] = nullptr;
-    out["handNote"] = pl.exempt() ? "exempt: requests are not queued"
-                                  : (pl.queues_requests() ? "one queue: every flow shares it"
-                                                          : "Reject: the level has no queues");
+    out["handNote"] = NoHandReason(pl);
   }
   return out;
 }
@@ -308,13 +315,7 @@ json ExplainCollisions(const FlowControlSetup& setup, const std::string& level,
   // The hash is computed only where the level has more than one queue (flow_hash.h).
   const bool hashed = queues && pl.queuing.queues > 1;
   out["usesFlowHash"] = hashed;
-  if (!hashed) {
-    out["note"] = pl.exempt() ? "exempt: requests are not queued"
-                  : queues    ? "one queue: every flow shares it"
-                              : "Reject: the level has no queues";
-  }
-  std::optional<apf::Dealer> dealer;
-  if (hashed) dealer.emplace(pl.queuing.queues, pl.queuing.hand_size);
+  if (!hashed) out["note"] = NoHandReason(pl);
   json flows = json::array();
   std::map<std::pair<std::string, std::string>, std::size_t> index;  // (schema, distinguisher)
   std::vector<std::vector<int>> hands;
@@ -330,10 +331,8 @@ json ExplainCollisions(const FlowControlSetup& setup, const std::string& level,
           {"flowSchema", schema}, {"distinguisher", distinguisher}, {"clients", json::array()}};
       std::vector<int> hand;
       if (hashed) {
-        const std::uint64_t hash = classifier.FlowHash(c);
-        const apf::Hand dealt = dealer->Deal(hash);
-        hand.assign(dealt.begin(), dealt.end());
-        flow["hash"] = std::to_string(hash);
+        hand = FlowHand(classifier, c);
+        flow["hash"] = std::to_string(classifier.FlowHash(c));
         flow["hand"] = hand;
       } else {
         flow["hash"] = "0";

@@ -9,7 +9,9 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
+#include "apf/classification/classifier.h"
 #include "apf/classification/request_digest.h"
 #include "apf/estimation/object_count_tracker.h"
 #include "apf/estimation/work_estimator.h"
@@ -27,6 +29,16 @@ struct ExplainOptions {
   bool object_stats_given = false;  // false: no count was given; priced as an empty resource
   std::int64_t watch_count = 0;
 };
+
+// The hand of queues the level of `c` deals its flow (doc/model.md#deal), in deal order:
+// the queue set's apf::Dealer on the classifier's flow hash. Empty where the level deals no
+// hand (exempt, Reject, or one queue: then c.uses_flow_hash is false). Every hand that
+// `explain`, `explain --collisions` and `compare` show comes from here.
+std::vector<int> FlowHand(const apf::Classifier& classifier, const apf::Classification& c);
+
+// Why a level deals no hand, for a person: "exempt: requests are not queued", "one queue:
+// every flow shares it" or "Reject: the level has no queues"; "" where it deals one.
+std::string NoHandReason(const apf::PriorityLevel& level);
 
 // At least {"flowSchema", "priorityLevel", "distinguisher", "hash": "<uint64>",
 // "tried": [{"flowSchema", "matched", "why"}], "workEstimate": {"initialSeats",

@@ -1,6 +1,9 @@
 #include "sim/report/interval_figures.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 
 #include "sim/io/duration.h"
@@ -30,18 +33,85 @@ ReportWindow ParseReportWindow(const std::string& text) {
   auto fail = [&](const std::string& why) -> ReportWindow {
     throw InputError({"--window", 0, 0}, "", why);
   };
-  const std::size_t dots = text.find("..");
-  if (dots == std::string::npos) {
-    return fail("expected FROM..TO with two durations, e.g. 6m..8m (got \"" + text + "\")");
+  constexpr std::string_view kEvent = "event:";
+  std::string_view range(text);
+  std::optional<int> event;
+  if (range.substr(0, kEvent.size()) == kEvent) {
+    range.remove_prefix(kEvent.size());
+    const std::size_t colon = range.find(':'), dots = range.find("..");
+    event = 0;
+    if (colon != std::string_view::npos && (dots == std::string_view::npos || colon < dots)) {
+      const std::string_view index = range.substr(0, colon);
+      int n = 0;
+      const auto [end, error] = std::from_chars(index.data(), index.data() + index.size(), n);
+      if (index.empty() || error != std::errc() || end != index.data() + index.size() || n < 0) {
+        return fail("the event index of event:N:FROM..TO must be a whole number from 0 (got \"" +
+                    std::string(index) + "\" in \"" + text + "\")");
+      }
+      event = n;
+      range.remove_prefix(colon + 1);
+    }
   }
+  const std::size_t dots = range.find("..");
+  if (dots == std::string_view::npos) {
+    return fail(event ? "expected event:FROM..TO or event:N:FROM..TO with two offsets from the "
+                        "event, e.g. event:0..+2m (got \"" +
+                            text + "\")"
+                      : "expected FROM..TO with two durations, e.g. 6m..8m (got \"" + text + "\")");
+  }
+  // An event's offsets may carry a sign: "-30s", "+2m".
+  auto parse = [&](std::string_view part, std::string* why) -> std::optional<apf::Nanos> {
+    bool negative = false;
+    if (event && !part.empty() && (part.front() == '+' || part.front() == '-')) {
+      negative = part.front() == '-';
+      part.remove_prefix(1);
+    }
+    const auto d = ParseDuration(part, why);
+    if (!d) return d;
+    return negative ? -*d : *d;
+  };
   std::string why;
-  const auto from = ParseDuration(std::string_view(text).substr(0, dots), &why);
+  const auto from = parse(range.substr(0, dots), &why);
   if (!from) return fail("FROM: " + why);
-  const auto to = ParseDuration(std::string_view(text).substr(dots + 2), &why);
+  const auto to = parse(range.substr(dots + 2), &why);
   if (!to) return fail("TO: " + why);
-  if (*from < 0) return fail("FROM must not be negative (got \"" + text + "\")");
+  if (!event && *from < 0) return fail("FROM must not be negative (got \"" + text + "\")");
   if (*to <= *from) return fail("TO must be after FROM (got \"" + text + "\")");
-  return ReportWindow{*from, *to};
+  return ReportWindow{*from, *to, event};
+}
+
+ReportWindow ResolveReportWindow(const ReportWindow& window,
+                                 const std::vector<apf::Nanos>& event_times, apf::Nanos duration) {
+  auto fail = [&](const std::string& why) -> ReportWindow {
+    throw InputError({"--window", 0, 0}, "", why);
+  };
+  ReportWindow out{window.from, window.to, std::nullopt};
+  std::string named;  // how the message names the window's ends
+  if (window.event) {
+    const int n = *window.event;
+    if (event_times.empty()) {
+      return fail(fmt::format("event:{}: the scenario has no spec.events to be relative to", n));
+    }
+    if (n >= static_cast<int>(event_times.size())) {
+      return fail(fmt::format("event:{}: the scenario has {} spec.events (0 to {})", n,
+                              event_times.size(), event_times.size() - 1));
+    }
+    const apf::Nanos at = event_times[n];
+    out.from = at + window.from;
+    out.to = at + window.to;
+    named = fmt::format(": spec.events[{}] at {}", n, FormatDuration(at));
+    if (out.from < 0) {
+      return fail(fmt::format("FROM ({}{}) is before the start of the run",
+                              FormatDuration(out.from), named));
+    }
+  }
+  // A window that reaches past the run's end would report figures of time never simulated
+  // as if they were the window's (spec.expect's windows are held to the same).
+  if (out.to > duration) {
+    return fail(fmt::format("TO ({}{}) is past the end of the run ({}, spec.duration)",
+                            FormatDuration(out.to), named, FormatDuration(duration)));
+  }
+  return out;
 }
 
 nlohmann::json QuantilesJson(const LatencyHistogram& h) {

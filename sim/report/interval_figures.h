@@ -16,20 +16,32 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "apf/base/virtual_time.h"
 #include "sim/world/level_timeline.h"
 
 namespace sim {
 
-// `--window FROM..TO`: [from, to) of virtual time.
+// `--window FROM..TO`: [from, to) of virtual time. With `event` (`--window
+// event:N:FROM..TO`), from and to are offsets from spec.events[N].at, either sign, until
+// ResolveReportWindow makes them instants of the run.
 struct ReportWindow {
   apf::Nanos from = 0, to = 0;
+  std::optional<int> event;  // the 0-based index into spec.events; nullopt: absolute
 };
 
-// Parses "6m..8m" (durations as a scenario writes them, sim/io/duration.h); FROM must be
-// before TO. Throws InputError with field "--window" otherwise.
+// Parses "6m..8m" (durations as a scenario writes them, sim/io/duration.h), or relative to
+// an event "event:0..+2m", "event:1:-30s..+2m" ("event:FROM..TO" is event 0; an offset may
+// carry a sign); FROM must be before TO. Throws InputError with field "--window" otherwise.
 ReportWindow ParseReportWindow(const std::string& text);
+
+// The window as instants of a run whose spec.events are at `event_times` (after --set and
+// overlays) and which lasts `duration`: an event window is moved to its event's time. Throws
+// InputError with field "--window" when the event does not exist (or there is none), when
+// the window starts before the run or ends past its end.
+ReportWindow ResolveReportWindow(const ReportWindow& window,
+                                 const std::vector<apf::Nanos>& event_times, apf::Nanos duration);
 
 // The largest value of a per-interval figure and the start of the first interval that had
 // it (no start while the value is 0: nothing happened).

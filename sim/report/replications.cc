@@ -299,6 +299,27 @@ std::string ReplicationsTable(const nlohmann::json& r, bool colour) {
                        MeanAndInterval(At(c, {"pendingAtEnd"}), false)});
   }
   out += Columns(clients, colour);
+  // The time to recover from the first event (sim/report/recovery.h), over the seeds that
+  // recovered; a seed that never did is null there and left out.
+  if (r.contains("recovery")) {
+    const nlohmann::json& rec = r["recovery"];
+    out += fmt::format("\nrecovery from the event at {} s (over the seeds that recovered)\n",
+                       MeanAndInterval(rec["atSeconds"], false, false));
+    std::vector<std::vector<std::string>> levels = {
+        {"priority level", "time to recover", "never recovered in"}};
+    for (auto& [name, l] : rec["levels"].items()) {
+      std::size_t never = 0;
+      const nlohmann::json& ttr = l["timeToRecoverSeconds"];
+      if (ttr.is_object() && ttr.contains("values")) {
+        for (const auto& v : ttr["values"]) never += v.is_null();
+      } else if (ttr.is_null()) {
+        never = seeds.size();
+      }
+      levels.push_back(
+          {name, MeanAndInterval(ttr, true), fmt::format("{} of {} seeds", never, seeds.size())});
+    }
+    out += Columns(levels, colour);
+  }
   return out;
 }
 

@@ -44,6 +44,30 @@ bool UnlimitedPool(const apf::FlowControl& fc, const LevelTimeline& tl) {
   return !fc.apf_enabled() && tl.nominal_cl() == 0;
 }
 
+// The run's recovery (sim/report/recovery.h), one line per level.
+std::string RecoveryTable(const nlohmann::json& r, bool colour) {
+  const std::string from =
+      r["event"].is_null()
+          ? fmt::format("the other run's event at {} s", r["atSeconds"].dump())
+          : fmt::format("spec.events[{}] at {} s", r["event"].dump(), r["atSeconds"].dump());
+  std::string out = "\n";
+  const std::string title =
+      fmt::format("recovery from {}\n{:<24} {:>12} {:>15}  {}", from, "priority level",
+                  "recovered at", "time to recover", "bounds");
+  out += (colour ? "\033[1m" + title + "\033[0m" : title) + "\n";
+  for (auto& [name, l] : r["levels"].items()) {
+    const bool never = l["recoveredAtSeconds"].is_null();
+    std::string line = fmt::format(
+        "{:<24} {:>12} {:>15}  {} ({})", name,
+        never ? std::string("never") : fmt::format("{} s", l["recoveredAtSeconds"].dump()),
+        never ? std::string("-") : fmt::format("{} s", l["timeToRecoverSeconds"].dump()),
+        l["bounds"].get<std::string>(), l["boundsFrom"].get<std::string>());
+    if (never && colour) line = "\033[31m" + line + "\033[0m";
+    out += line + "\n";
+  }
+  return out;
+}
+
 }  // namespace
 
 RunReport::RunReport(const Scenario& scenario, std::string out_dir, bool timelines)
@@ -75,6 +99,7 @@ void RunReport::OnLevelRow(apf::Nanos start, int replica, const std::string& lev
                            const LevelRow& row) {
   if (forward_) forward_->OnLevelRow(start, replica, level, row);
   figures_.OnLevelRow(start, level, row);
+  if (recovery_) recovery_->OnLevelRow(start, level, row);
   if (!timeline_) return;
   std::string wait_p50, wait_p99;
   if (row.waits_dispatched > 0) {
@@ -228,6 +253,8 @@ nlohmann::json RunReport::ClientsJson() const {
     // The client's story (scenarios/README.md, "summary.json").
     const ClientDistributions& d = tl.total_distributions();
     cj["callsRejected"] = t.calls_rejected;
+    // Only where some event stops a replica, so that other runs' summaries keep their bytes.
+    if (scenario_.has_replica_events) cj["brokenConnections"] = t.broken_connections;
     cj["pendingAtEnd"] = tl.pending();
     nlohmann::json client_levels = nlohmann::json::object();
     for (const World::LevelAttempts& row : world_->client_levels(c)) {
@@ -346,6 +373,12 @@ nlohmann::json RunReport::Summary() const {
       }
       nlohmann::json entry = {{"atSeconds", apf::ToSeconds(e.at)}, {"action", e.action}};
       if (e.action == "resources") entry["resources"] = resources;
+      if (e.changes_replicas()) {
+        entry["replica"] = fmt::format("apiserver-{}", e.replica);
+        // A restart's start, when the run reaches it.
+        if (e.action == "restart" && e.at + scenario_.restart_delay < scenario_.duration)
+          entry["startsAtSeconds"] = apf::ToSeconds(e.at + scenario_.restart_delay);
+      }
       if (e.action == "apply") {
         nlohmann::json objects = nlohmann::json::array();
         for (const LoadedPriorityLevel& pl : e.apply.priority_levels) {
@@ -386,6 +419,7 @@ nlohmann::json RunReport::Summary() const {
                    {"priorityLevels", figures_.WindowLevels()},
                    {"clients", figures_.WindowClients()}};
   }
+  if (recovery_) j["recovery"] = recovery_->Json();
   if (!provenance_.is_null()) j["provenance"] = provenance_;
   return j;
 }
@@ -510,6 +544,7 @@ std::string RunReport::SummaryTable(const nlohmann::json& s, bool colour) {
                        seconds(c, "throttleWaitSeconds"), seconds(c, "iterationSeconds"),
                        pending.is_string() ? pending.get<std::string>() : pending.dump());
   }
+  if (s.contains("recovery")) out += RecoveryTable(s["recovery"], colour);
   if (s.contains("eventRateLimit")) {
     const nlohmann::json& erl = s["eventRateLimit"];
     std::string by_type;

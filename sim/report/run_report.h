@@ -16,6 +16,7 @@
 #include "sim/io/output_set.h"
 #include "sim/report/interval_figures.h"
 #include "sim/report/openmetrics.h"
+#include "sim/report/recovery.h"
 #include "sim/scenario/scenario.h"
 #include "sim/world/world.h"
 
@@ -35,6 +36,11 @@ class RunReport : public WorldObserver {
   // `--window`: the summary also holds every figure over this part of the run ("window"),
   // and the table shows those. Set before the run.
   void set_window(const ReportWindow& window) { figures_ = IntervalFigures(window); }
+  // summary.json's "recovery" (sim/report/recovery.h), measured from the level rows. Set
+  // before the run; without it the summary has no "recovery".
+  void set_recovery(const RecoverySpec& spec) {
+    recovery_ = std::make_unique<RecoveryTracker>(spec, scenario_.expectations);
+  }
   // summary.json's "provenance" (sim/workflows/provenance.h); null for none.
   void set_provenance(nlohmann::json provenance) { provenance_ = std::move(provenance); }
 
@@ -75,6 +81,7 @@ class RunReport : public WorldObserver {
   WorldObserver* forward_ = nullptr;
   // The worst intervals and the window's figures; Summary() closes its last interval.
   mutable IntervalFigures figures_;
+  std::unique_ptr<RecoveryTracker> recovery_;
   nlohmann::json provenance_;
   std::vector<std::pair<std::string, std::string>> dumps_;  // file name, text
 };

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <deque>
 #include <set>
 #include <string_view>
 
@@ -16,16 +17,60 @@ constexpr std::array<std::string_view, 6> kActions = {"apply", "delete", "restar
                                                       "stop",  "start",  "resources"};
 
 // The replica an action names must be one of apiserver-0 .. apiserver-(replicas-1), the
-// names the outputs use (sim/report/run_report.cc).
-void CheckReplica(const YamlValue& v, const Scenario& s) {
+// names the outputs use (sim/report/run_report.cc). Returns its index.
+int CheckReplica(const YamlValue& v, const Scenario& s) {
   const std::string name = v.String();
   for (int r = 0; r < s.apiservers.replicas; ++r) {
-    if (name == "apiserver-" + std::to_string(r)) return;
+    if (name == "apiserver-" + std::to_string(r)) return r;
   }
   const int n = s.apiservers.replicas;
   v.Fail("no replica \"" + name + "\": the scenario has " +
          (n == 1 ? std::string("one, apiserver-0")
                  : "apiserver-0 .. apiserver-" + std::to_string(n - 1)));
+}
+
+// A replica's stops and starts in time order, as the world will run them: a `restart` is
+// a stop at `at` and a start at `at` + spec.restartDelay. Refused: stopping a replica that
+// is down then, starting one that is up, and stopping the last one up (the world models
+// no cluster without a server: every client would only see connection refused).
+struct ReplicaChange {
+  apf::Nanos at = 0;
+  bool stop = false;
+  bool restart_start = false;  // the second half of a restart
+  const YamlValue* body = nullptr;
+};
+
+void CheckReplicaChanges(std::vector<ReplicaChange> changes, const Scenario& s) {
+  // In time order; at one instant the written events first, then the restarts' starts.
+  std::stable_sort(changes.begin(), changes.end(),
+                   [](const ReplicaChange& a, const ReplicaChange& b) {
+                     if (a.at != b.at) return a.at < b.at;
+                     return a.restart_start < b.restart_start;
+                   });
+  std::vector<bool> up(static_cast<std::size_t>(s.apiservers.replicas), true);
+  int up_count = s.apiservers.replicas;
+  for (const ReplicaChange& c : changes) {
+    const int r = CheckReplica(*c.body, s);
+    const std::string name = "apiserver-" + std::to_string(r);
+    const std::string when = FormatDuration(c.at);
+    if (c.stop) {
+      if (!up[r]) c.body->Fail(name + " is already stopped at " + when);
+      if (up_count == 1) {
+        c.body->Fail("stops " + name + ", the last replica up at " + when +
+                     ": the simulator models no cluster without an apiserver");
+      }
+      up[r] = false;
+      --up_count;
+    } else {
+      if (up[r]) {
+        c.body->Fail(c.restart_start ? "restarts " + name + " at " + when +
+                                           " (after spec.restartDelay), when it is already up"
+                                     : name + " is already up at " + when);
+      }
+      up[r] = true;
+      ++up_count;
+    }
+  }
 }
 
 // "configmaps" or "tenantbindings.platform.example.com", as kubectl names a resource.
@@ -82,6 +127,8 @@ std::vector<DeletedObject> ReadDelete(const YamlValue& body) {
 
 void ReadEvents(const YamlValue& v, Scenario* s) {
   std::vector<ScenarioEvent> events;
+  std::deque<YamlValue> bodies;  // each replica event's action, for the checks below
+  std::vector<ReplicaChange> changes;
   for (const YamlValue& ev : v.Items()) {
     ScenarioEvent event;
     YamlMap m = ev.Map();
@@ -109,7 +156,14 @@ void ReadEvents(const YamlValue& v, Scenario* s) {
     YamlValue body = m.Required(action);
     m.Finish();
     if (action == "restart" || action == "stop" || action == "start") {
-      CheckReplica(body, *s);
+      event.replica = CheckReplica(body, *s);
+      bodies.push_back(body);
+      changes.push_back({at, action != "start", false, &bodies.back()});
+      // The world runs a restart's start after every event of that instant
+      // (World::Build); one past the end never runs.
+      if (action == "restart" && at + s->restart_delay < s->duration)
+        changes.push_back({at + s->restart_delay, false, true, &bodies.back()});
+      s->has_replica_events = true;
     } else if (action == "resources") {
       std::set<std::string> seen;
       for (const YamlValue& rv : body.Items()) {
@@ -136,9 +190,6 @@ void ReadEvents(const YamlValue& v, Scenario* s) {
     } else if (action == "delete") {
       event.deletes = ReadDelete(body);
     }
-    if (action != "resources" && action != "apply" && action != "delete") {
-      body.Fail("the `" + action + "` action is not supported yet: the simulator cannot model it");
-    }
     event.at = at;
     event.action = action;
     event.where = ev.where();
@@ -147,6 +198,7 @@ void ReadEvents(const YamlValue& v, Scenario* s) {
   // In the order of `at`; events at the same instant in the order they are written.
   std::stable_sort(events.begin(), events.end(),
                    [](const ScenarioEvent& a, const ScenarioEvent& b) { return a.at < b.at; });
+  CheckReplicaChanges(std::move(changes), *s);
   for (const ScenarioEvent& e : events) {
     std::string label = "event: " + e.action;
     for (const ResourceSpec& r : e.resources) {
@@ -166,7 +218,14 @@ void ReadEvents(const YamlValue& v, Scenario* s) {
       label += sep + d.name;
       sep = ", ";
     }
+    if (e.changes_replicas()) label += " apiserver-" + std::to_string(e.replica);
     s->marks.push_back(Mark{e.at, label, e.where});
+    // A restart's second half, when it falls within the run.
+    if (e.action == "restart" && e.at + s->restart_delay < s->duration) {
+      s->marks.push_back(Mark{e.at + s->restart_delay,
+                              "event: restart apiserver-" + std::to_string(e.replica) + " up",
+                              e.where});
+    }
   }
   s->events = std::move(events);
 }

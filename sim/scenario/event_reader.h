@@ -9,9 +9,10 @@
 
 namespace sim {
 
-// spec.events, read after spec.duration, spec.apiservers and spec.resources (the checks
-// name them). Every entry is validated in full; an action the world does not model yet is
-// then refused at its line, so that no event is ever accepted and silently not done.
+// spec.events, read after spec.duration, spec.apiservers, spec.resources and
+// spec.restartDelay (the checks name them). Every entry is validated in full, and the
+// replica events together: a stop of a replica that is down then, a start of one that is
+// up and a stop of the last one up are refused at their action's line.
 void ReadEvents(const YamlValue& v, Scenario* s);
 
 }  // namespace sim

@@ -45,6 +45,7 @@ constexpr FieldInfo kClientFields[] = {
     {"latencySeconds.max", ExpectationFold::kNone},
     {"callsRejected", ExpectationFold::kSum},
     {"pendingAtEnd", ExpectationFold::kNone},
+    {"brokenConnections", ExpectationFold::kNone},
     {"queueWaitSeconds.p50", ExpectationFold::kMax},
     {"queueWaitSeconds.p99", ExpectationFold::kMax},
     {"queueWaitSeconds.max", ExpectationFold::kMax},

@@ -168,6 +168,11 @@ Scenario ReadScenarioDocuments(std::vector<YAML::Node> docs, const std::string& 
     }
   }
   if (auto metrics = spec.Optional("resourcesFromMetrics")) ReadResourcesFromMetrics(*metrics, &s);
+  if (auto delay = spec.Optional("restartDelay")) {
+    s.restart_delay = delay->Duration();
+    if (s.restart_delay <= 0)
+      delay->Fail("must be positive: a restarted apiserver takes time to serve again");
+  }
   if (auto events = spec.Optional("events")) ReadEvents(*events, &s);
   std::set<std::string> names;
   if (auto clients = spec.Optional("clients")) {

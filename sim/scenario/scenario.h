@@ -221,18 +221,25 @@ struct DeletedObject {
   std::string path;      // its field path, "spec.events[N].delete[M]"
 };
 
-// One entry of spec.events (scenarios/README.md#events). `resources`, `apply` and `delete`
-// are modelled; the loader refuses the other actions.
+// One entry of spec.events (scenarios/README.md#events).
 struct ScenarioEvent {
   apf::Nanos at = 0;
-  std::string action;                   // "resources", "apply" or "delete"
+  // "resources", "apply", "delete", "stop", "start" or "restart"
+  std::string action;
+  int replica = -1;                     // stop, start, restart: apiserver-N's N
   std::vector<ResourceSpec> resources;  // replace the spec.resources entries of the same name
   FlowControlManifests apply;           // validated objects, created or replaced by name
   std::vector<DeletedObject> deletes;
   SourceLocation where;  // the entry, for messages
   // Whether the event changes the flow-control objects (apply, delete).
   bool changes_flow_control() const { return action == "apply" || action == "delete"; }
+  // Whether it stops or starts a replica (stop, start, restart).
+  bool changes_replicas() const { return replica >= 0; }
 };
+
+// spec.restartDelay's default: how long a restarted kube-apiserver takes to serve again
+// (scenarios/README.md#events, "restartDelay").
+inline constexpr apf::Nanos kDefaultRestartDelay = 30 * apf::kSecond;
 
 struct Scenario {
   std::string name;
@@ -272,6 +279,9 @@ struct Scenario {
   AuditLogSpec audit_log;
   std::vector<Expectation> expectations;  // spec.expect
   std::vector<ScenarioEvent> events;      // spec.events, in the order of `at`
+  // spec.restartDelay: a `restart` event's start follows its stop by this much.
+  apf::Nanos restart_delay = kDefaultRestartDelay;
+  bool has_replica_events = false;  // some event stops or starts a replica
 };
 
 }  // namespace sim

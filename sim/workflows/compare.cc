@@ -12,6 +12,7 @@
 #include "sim/io/output_file.h"
 #include "sim/io/output_set.h"
 #include "sim/io/text.h"
+#include "sim/report/client_moves.h"
 #include "sim/report/replications.h"
 #include "sim/workflows/provenance.h"
 #include "sim/workflows/replicate.h"
@@ -62,6 +63,22 @@ const std::vector<Figure>& ClientFigures() {
       {"throttleWaitP99Seconds", "/throttleWaitSeconds/p99", true},
       {"iterationP99Seconds", "/iterationSeconds/p99", true}};
   return kFigures;
+}
+
+// A level's recovery (summary.json's recovery.levels.NAME): null when it never recovered.
+const std::vector<Figure>& RecoveryFigures() {
+  static const std::vector<Figure> kFigures = {
+      {"timeToRecoverSeconds", "/timeToRecoverSeconds", true},
+      {"recoveredAtSeconds", "/recoveredAtSeconds", true}};
+  return kFigures;
+}
+
+// compare.json's "recovery" when either side measured one (a run with spec.events; the
+// other measured from the same instant): {"atSeconds", "levels"}, each level's figures as
+// the others are, and over seeds "neverRecoveredIn": {"before": N, "after": M}, the seeds in
+// which the level never recovered (left out of the statistics, as null is).
+const nlohmann::json* RecoveryOf(const nlohmann::json& summary) {
+  return summary.contains("recovery") ? &summary.at("recovery") : nullptr;
 }
 
 nlohmann::json FigureOf(const nlohmann::json& entry, const Figure& f) {
@@ -282,6 +299,13 @@ nlohmann::json CompareSummaries(const nlohmann::json& before, const nlohmann::js
   j["priorityLevels"] =
       CompareGroup(b.at("priorityLevels"), a.at("priorityLevels"), LevelFigures());
   j["clients"] = CompareGroup(b.at("clients"), a.at("clients"), ClientFigures());
+  const nlohmann::json *rb = RecoveryOf(before), *ra = RecoveryOf(after);
+  if (rb || ra) {
+    const nlohmann::json none = nlohmann::json::object();
+    j["recovery"] = {{"atSeconds", (ra ? *ra : *rb).at("atSeconds")},
+                     {"levels", CompareGroup(rb ? rb->at("levels") : none,
+                                             ra ? ra->at("levels") : none, RecoveryFigures())}};
+  }
   return j;
 }
 
@@ -316,6 +340,25 @@ nlohmann::json CompareReplications(const std::vector<nlohmann::json>& befores,
     for (const nlohmann::json& s : befores) b.push_back(&figures_of(s).at(section));
     for (const nlohmann::json& s : afters) a.push_back(&figures_of(s).at(section));
     j[section] = CompareGroupOverSeeds(b, a, *figures);
+  }
+  if (RecoveryOf(befores.at(0)) || RecoveryOf(afters.at(0))) {
+    const nlohmann::json none = nlohmann::json::object();
+    std::vector<const nlohmann::json*> b, a;
+    for (const nlohmann::json& s : befores)
+      b.push_back(RecoveryOf(s) ? &s.at("recovery").at("levels") : &none);
+    for (const nlohmann::json& s : afters)
+      a.push_back(RecoveryOf(s) ? &s.at("recovery").at("levels") : &none);
+    nlohmann::json levels = CompareGroupOverSeeds(b, a, RecoveryFigures());
+    for (auto& [name, entry] : levels.items()) {
+      int never_before = 0, never_after = 0;
+      for (const nlohmann::json* g : b)
+        never_before += g->contains(name) && (*g)[name]["recoveredAtSeconds"].is_null();
+      for (const nlohmann::json* g : a)
+        never_after += g->contains(name) && (*g)[name]["recoveredAtSeconds"].is_null();
+      entry["neverRecoveredIn"] = {{"before", never_before}, {"after", never_after}};
+    }
+    const nlohmann::json& first = RecoveryOf(afters.at(0)) ? afters.at(0) : befores.at(0);
+    j["recovery"] = {{"atSeconds", first.at("recovery").at("atSeconds")}, {"levels", levels}};
   }
   return j;
 }
@@ -352,6 +395,11 @@ std::string CompareTable(const nlohmann::json& c, bool colour) {
                        c["window"]["toSeconds"].get<double>());
   }
   out += "\n";
+  // What the change moves, client by client, before the figures it moves.
+  if (c.contains("clientMoves")) {
+    const std::string moves = FormatClientMoves(c["clientMoves"]);
+    if (!moves.empty()) out += moves + "\n";
+  }
   // Levels by their larger nominal limit, largest first, as `apfsim run` orders them.
   std::vector<std::pair<std::int64_t, std::string>> levels;
   for (auto& [name, l] : c["priorityLevels"].items()) {
@@ -386,6 +434,24 @@ std::string CompareTable(const nlohmann::json& c, bool colour) {
                   {"latencyP50Seconds", "latency p50"},
                   {"latencyP99Seconds", "latency p99"}},
                  colour);
+  if (c.contains("recovery")) {
+    std::vector<std::string> recovery_order;
+    for (auto& [name, unused] : c["recovery"]["levels"].items()) recovery_order.push_back(name);
+    out += fmt::format("\nrecovery from the event at {} s (\"-\": never recovered",
+                       c["recovery"]["atSeconds"].dump());
+    out += c.contains("seeds") ? "; over seeds, the mean of the seeds that recovered)\n" : ")\n";
+    out += Section("priority level", c["recovery"]["levels"], recovery_order, RecoveryFigures(),
+                   {{"timeToRecoverSeconds", "time to recover"}}, colour);
+    std::string never;
+    for (const std::string& name : recovery_order) {
+      const nlohmann::json& l = c["recovery"]["levels"][name];
+      if (!l.contains("neverRecoveredIn")) continue;
+      const int nb = l["neverRecoveredIn"]["before"], na = l["neverRecoveredIn"]["after"];
+      if (nb + na > 0)
+        never += fmt::format("{}: never recovered in {} seeds before, {} after\n", name, nb, na);
+    }
+    out += never;
+  }
   return out;
 }
 
@@ -410,6 +476,7 @@ CompareOutcome RunCompare(const CompareRequest& request) {
   before.seed = request.seed;
   before.interval = request.interval;
   before.window = request.window;
+  before.recovered_when = request.recovered_when;
   before.quiet = true;
   before.budget = request.budget;
   const ResolvedRun resolved_before = ResolveRunInputs(before);
@@ -421,6 +488,22 @@ CompareOutcome RunCompare(const CompareRequest& request) {
                          request.after_overrides.end());
   after.seed = resolved_before.scenario.seed;
   const ResolvedRun resolved_after = ResolveRunInputs(after);
+  // A run with spec.events against one without (the fix applied mid-incident against no
+  // fix): the one without is measured from the other's first event, and an event window is
+  // the same part of both runs.
+  const std::vector<ScenarioEvent>&be = resolved_before.scenario.events,
+        &ae = resolved_after.scenario.events;
+  if (be.empty() != ae.empty()) {
+    const ResolvedRun& with_events = be.empty() ? resolved_after : resolved_before;
+    RunRequest& without = be.empty() ? before : after;
+    without.recovery_at = with_events.scenario.events.front().at;
+    if (request.window && request.window->event) {
+      std::vector<apf::Nanos> times;
+      for (const ScenarioEvent& e : with_events.scenario.events) times.push_back(e.at);
+      before.window = after.window =
+          ResolveReportWindow(*request.window, times, with_events.scenario.duration);
+    }
+  }
 
   CompareOutcome outcome;
   std::string dir = request.out_dir;
@@ -483,6 +566,9 @@ CompareOutcome RunCompare(const CompareRequest& request) {
                           {"set", r.overrides},
                           {"dir", r.out_dir.substr(r.out_dir.rfind('/') + 1)}};
   };
+  outcome.comparison["clientMoves"] =
+      DescribeClientMoves({&resolved_before.scenario, &resolved_before.flow_control},
+                          {&resolved_after.scenario, &resolved_after.flow_control});
   outcome.comparison["before"].update(describe(before));
   outcome.comparison["after"].update(describe(after));
   if (set) {

@@ -22,6 +22,7 @@
 
 #include "sim/report/interval_figures.h"
 #include "sim/report/openmetrics.h"
+#include "sim/report/recovery.h"
 #include "sim/scenario/run_budget.h"
 #include "sim/workflows/progress.h"
 
@@ -39,6 +40,8 @@ struct CompareRequest {
   int jobs = 0;                               // --jobs: runs at once (0: one per core)
   std::optional<std::string> interval;        // --interval: both runs' report interval
   std::optional<ReportWindow> window;         // --window: compare both runs over it
+  // --recovered-when: the bounds of both runs' recovery (sim/report/recovery.h).
+  std::optional<RecoveryBounds> recovered_when;
   std::string out_dir;  // "": the runs go to a temporary folder, removed at the end
   RunBudget budget;     // for each of the two runs
   // --openmetrics: each run writes its metrics.om, its series labelled side="before" or
@@ -54,7 +57,9 @@ struct CompareOutcome {
 
 // Runs both and compares them; with an out_dir, writes DIR/before, DIR/after (with --seeds
 // each as `apfsim run --seeds` writes, DIR/before/seed-N/ and replications.json) and
-// DIR/compare.json. Throws InputError on bad input.
+// DIR/compare.json. The comparison also holds "clientMoves": what the change does to each
+// client's requests at t=0 (sim/report/client_moves.h), from the two resolved runs, the
+// same whatever the seeds. Throws InputError on bad input.
 CompareOutcome RunCompare(const CompareRequest& request);
 
 // compare.json from two summaries: for each priority level and client of either run, its
@@ -68,7 +73,8 @@ nlohmann::json CompareReplications(const std::vector<nlohmann::json>& befores,
                                    const std::vector<nlohmann::json>& afters,
                                    const std::vector<std::uint64_t>& seeds);
 
-// The comparison as a terminal table (of either form); over seeds each figure is its mean
+// The comparison as a terminal table (of either form), after the client moves where the
+// comparison has them (FormatClientMoves); over seeds each figure is its mean
 // before and after and its change as the mean ± half its 95% interval, or "no clear
 // change" when that interval spans zero; `colour` marks changes for the better green and for
 // the worse red (fewer rejections, failures and 429s and shorter waits are better).

@@ -103,18 +103,38 @@ RunOutcome RunScenario(const RunRequest& request) {
 RunOutcome RunScenario(const ResolvedRun& resolved, const RunRequest& request) {
   const Scenario& scenario = resolved.scenario;
   const FlowControlSetup& flow_control = resolved.flow_control;
-  // A --window that reaches past the run's end would report figures of time never
-  // simulated as if they were the window's (spec.expect's windows are held to the same).
-  if (request.window && request.window->to > scenario.duration) {
-    throw InputError(
-        {"--window", 0, 0}, "",
-        fmt::format("TO ({}) is past the end of the run ({}, spec.duration)",
-                    FormatDuration(request.window->to), FormatDuration(scenario.duration)));
+  // An event window moves to its event (after --set and overlays); a window past the run's
+  // end is refused (sim/report/interval_figures.h).
+  std::vector<apf::Nanos> event_times;
+  for (const ScenarioEvent& e : scenario.events) event_times.push_back(e.at);
+  std::optional<ReportWindow> window;
+  if (request.window) window = ResolveReportWindow(*request.window, event_times, scenario.duration);
+  // Recovery is measured from the first event until the next one or the run's end.
+  std::optional<RecoverySpec> recovery;
+  if (!event_times.empty() || request.recovery_at) {
+    RecoverySpec spec;
+    if (!event_times.empty()) spec.event = 0;
+    spec.at = event_times.empty() ? *request.recovery_at : event_times[0];
+    spec.until = scenario.duration;
+    for (apf::Nanos t : event_times) {
+      if (t > spec.at) {
+        spec.until = t;
+        spec.until_next_event = true;
+        break;
+      }
+    }
+    spec.interval = scenario.interval;
+    spec.bounds = request.recovered_when;
+    recovery = spec;
+  } else if (request.recovered_when) {
+    throw InputError({"--recovered-when", 0, 0}, "",
+                     "the scenario has no spec.events to recover from");
   }
   RunOutcome outcome;
   outcome.out_dir = request.out_dir.empty() ? "out/" + scenario.name : request.out_dir;
   RunReport report(scenario, outcome.out_dir, request.write_timelines);
-  if (request.window) report.set_window(*request.window);
+  if (window) report.set_window(*window);
+  if (recovery) report.set_recovery(*recovery);
   report.set_provenance(RunProvenance(request, resolved));
   ExpectationWindows windows(scenario.expectations);
   report.set_forward(&windows);

@@ -13,6 +13,7 @@
 #include "sim/report/expectations.h"
 #include "sim/report/interval_figures.h"
 #include "sim/report/openmetrics.h"
+#include "sim/report/recovery.h"
 #include "sim/scenario/run_budget.h"
 #include "sim/workflows/progress.h"
 #include "sim/workflows/run_inputs.h"
@@ -28,6 +29,12 @@ struct RunRequest : RunInputs {
   // --window FROM..TO (sim/report/interval_figures.h): the summary's "window" and the
   // table over that part of the run; nullopt for the whole run only.
   std::optional<ReportWindow> window;
+  // --recovered-when (sim/report/recovery.h): the bounds of every level's recovery; nullopt:
+  // each level's from spec.expect, or no rejection.
+  std::optional<RecoveryBounds> recovered_when;
+  // The instant to measure recovery from in a scenario without spec.events (compare's run
+  // without the event, measured from the other run's); nullopt: none.
+  std::optional<apf::Nanos> recovery_at;
   bool quiet = false;
   // --progress: the meter this run advances (none: no progress), in `progress_slot`, or in
   // a slot the run plans itself when the command did not plan it ahead.

@@ -33,14 +33,16 @@ constexpr std::string_view kGatewayTimeoutBody =
 }  // namespace
 
 Apiserver::Apiserver(int index, const Scenario& scenario, const apf::FlowControlConfig* config,
-                     const ServiceTimeModel* service_time, apf::FlowControlListener* listener)
+                     const ServiceTimeModel* service_time, apf::FlowControlListener* listener,
+                     apf::Nanos created_at, int life)
     : index_(index),
       scenario_(scenario),
       service_time_(service_time),
       watch_list_gate_(FeatureGateEnabled(scenario.apiservers, "WatchList")),
       consistent_reads_from_cache_(ConsistentReadsFromCache(scenario.apiservers)),
       request_timeout_(scenario.apiservers.request_timeout),
-      rng_(scenario.seed, "apiserver-" + std::to_string(index) + "/service") {
+      rng_(scenario.seed, "apiserver-" + std::to_string(index) + "/service" +
+                              (life > 0 ? "/start-" + std::to_string(life) : std::string())) {
   const ApiserverSpec& api = scenario.apiservers;
   apf::FlowControlOptions fc;
   fc.max_requests_inflight = api.max_requests_inflight;
@@ -48,8 +50,8 @@ Apiserver::Apiserver(int index, const Scenario& scenario, const apf::FlowControl
   fc.enable_priority_and_fairness = api.enable_priority_and_fairness;
   fc.request_timeout = api.request_timeout;
   fc.estimator = WorkEstimatorConfigOf(api);
-  PollObjectCounts(0);
-  flow_control_ = std::make_unique<apf::FlowControl>(0, fc, config, &objects_, listener);
+  PollObjectCounts(created_at);
+  flow_control_ = std::make_unique<apf::FlowControl>(created_at, fc, config, &objects_, listener);
   if (api.backend_cores > 0) backend_ = std::make_unique<Backend>(api.backend_cores);
   if (!api.event_rate_limits.empty()) {
     event_rate_limit_ = std::make_unique<apf::EventRateLimit>(EventRateLimitConfigOf(api));

@@ -46,9 +46,12 @@ struct Execution {
 class Apiserver {
  public:
   // `scenario`, `config` and `service_time` must outlive the replica; `listener` hears of
-  // the filter's dispatches.
+  // the filter's dispatches. A replica started by an event (spec.events) is built at
+  // `created_at`, its `life`-th start (0: the one at the run's start), and draws its
+  // service times from a stream of its own.
   Apiserver(int index, const Scenario& scenario, const apf::FlowControlConfig* config,
-            const ServiceTimeModel* service_time, apf::FlowControlListener* listener);
+            const ServiceTimeModel* service_time, apf::FlowControlListener* listener,
+            apf::Nanos created_at = 0, int life = 0);
   Apiserver(const Apiserver&) = delete;
   Apiserver& operator=(const Apiserver&) = delete;
 

@@ -1,5 +1,6 @@
 #include "sim/world/informer.h"
 
+#include <algorithm>
 #include <cassert>
 #include <utility>
 
@@ -82,14 +83,23 @@ InformerStep Informer::OnCallDone(apf::Nanos now, const InformerCallResult& resu
     case Pending::kList:
       if (!ok) return Follow(reflector_.OnListPageFailed(now, result.error, rng_));
       continue_token_ = result.continue_token;
-      return Follow(reflector_.OnListPageSucceeded(now, !continue_token_.empty(), rng_));
+      {
+        InformerStep step =
+            Follow(reflector_.OnListPageSucceeded(now, !continue_token_.empty(), rng_));
+        if (step.action == InformerAction::kSend && step.request.watch) synced_at_ns_ = now;
+        return step;
+      }
     case Pending::kWatch:
     case Pending::kWatchList:
       if (ok) {
         // The 200 of a watch comes once the server has sent its initial events (its APF
         // execution is their sending, doc/model.md#watch-flow): for a WatchList stream that is the
         // initial-events-end bookmark.
-        if (pending == Pending::kWatchList) return Follow(reflector_.OnInitialEventsEnd(now));
+        watch_opened_at_ns_ = now;
+        if (pending == Pending::kWatchList) {
+          synced_at_ns_ = now;
+          return Follow(reflector_.OnInitialEventsEnd(now));
+        }
         return InformerStep{};
       }
       // Request.Watch's empty watch: a stream that is closed at once, with no events.
@@ -106,6 +116,12 @@ InformerStep Informer::OnCallDone(apf::Nanos now, const InformerCallResult& resu
 
 InformerStep Informer::OnWatchEnded(apf::Nanos now, const WatchEnd& end) {
   assert(pending_ == Pending::kNothing);
+  if (watch_opened_at_ns_ >= 0 && now - watch_opened_at_ns_ >= kBookmarkFrequency) {
+    const apf::Nanos last_bookmark =
+        watch_opened_at_ns_ + (now - watch_opened_at_ns_) / kBookmarkFrequency * kBookmarkFrequency;
+    synced_at_ns_ = std::max(synced_at_ns_, last_bookmark);
+  }
+  watch_opened_at_ns_ = -1;
   return Follow(reflector_.OnWatchEnded(now, end, rng_));
 }
 
@@ -124,6 +140,7 @@ InformerStep Informer::Follow(const ReflectorStep& step) {
       out.request.watch = true;
       out.request.query = WatchQuery(step.watch);
       out.request.timeout_seconds = step.watch.timeout_seconds;
+      out.request.from_last_synced = step.watch.resource_version == ResourceVersion::kLastSynced;
       break;
     case ReflectorAction::kSleep:
       out.action = InformerAction::kWakeAt;

@@ -32,6 +32,7 @@ namespace sim {
 // `query`, and writes the continue token and the watch timeout into each call.
 struct InformerRequest {
   bool watch = false;
+  bool from_last_synced = false;  // a watch from lastSyncResourceVersion
   // The URL query without the parts that change from call to call, e.g.
   // "resourceVersion=0&limit=500" or "allowWatchBookmarks=true&resourceVersion=1".
   std::string query;
@@ -81,6 +82,14 @@ class Informer {
 
   const Reflector& reflector() const { return reflector_; }
 
+  // The instant whose resourceVersion the reflector's lastSyncResourceVersion is, -1 before
+  // it first synced: a full list's end (the last page, or WatchList's initial-events-end
+  // bookmark), or the last bookmark an open watch received. The watch cache sends a
+  // watcher with allowWatchBookmarks a bookmark every bookmarkFrequency (1 min) it is open
+  // (cacher.go nextBookmarkTime; the one 2 s before the watch's timeout is not modelled).
+  // The world compares it with a replica's start (World::OnExecDone).
+  apf::Nanos synced_at_ns() const { return synced_at_ns_; }
+
  private:
   enum class Pending { kNothing, kList, kWatch, kWatchList };
 
@@ -91,7 +100,12 @@ class Informer {
   bool started_ = false;
   Pending pending_ = Pending::kNothing;
   std::string continue_token_;  // the last LIST page's
+  apf::Nanos synced_at_ns_ = -1;
+  apf::Nanos watch_opened_at_ns_ = -1;  // the open watch's 200, -1: none open
 };
+
+// The watch cache's bookmark period for each watcher (cacher.go bookmarkFrequency).
+inline constexpr apf::Nanos kBookmarkFrequency = apf::kMinute;
 
 }  // namespace sim
 

@@ -88,6 +88,7 @@ ClientRow ClientTimeline::CloseInterval() {
   totals_.failed += row.failed;
   totals_.http429 += row.http429;
   totals_.calls_rejected += row.calls_rejected;
+  totals_.broken_connections += row.broken_connections;
   for (int i = 0; i < kGatewayRefusalKinds; ++i)
     totals_.gateway_refused[i] += row.gateway_refused[i];
   for (int i = 0; i < kGatewayCutKinds; ++i) totals_.gateway_cut[i] += row.gateway_cut[i];

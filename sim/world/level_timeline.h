@@ -161,6 +161,8 @@ struct ClientRow {
   // Behind the gateway: attempts it answered, by reason; responses it cut short, by cause.
   std::uint64_t gateway_refused[kGatewayRefusalKinds];
   std::uint64_t gateway_cut[kGatewayCutKinds];
+  // Attempts in flight at a replica that stopped (spec.events): their connection broke.
+  std::uint64_t broken_connections;
   apf::Nanos latency_p50, latency_p99;
   // The interval's distributions, valid until the next CloseInterval (null in totals()).
   const ClientDistributions* distributions;
@@ -174,6 +176,7 @@ class ClientTimeline {
   void OnCallRejected() { ++interval_.calls_rejected; }
   void OnGatewayRefused(int why) { ++interval_.gateway_refused[why]; }
   void OnGatewayCut(int cause) { ++interval_.gateway_cut[cause]; }
+  void OnBrokenConnection() { ++interval_.broken_connections; }
   // An attempt left the APF queue (dispatched, or timed out there) after `wait`; one that
   // ran at once waited 0. Attempts refused on arrival never queued and are not counted.
   // Inline: most waits are a constant 0.

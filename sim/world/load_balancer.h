@@ -3,7 +3,9 @@
 // connection per process kept to one replica; `round-robin`, `random` and
 // `least-requests` are what a layer-7 balancer in front of the replicas does per request.
 // Clock-free: the balancer keeps its own count of the requests each replica holds
-// (Arrived/Left) and answers Pick; the world does the rest.
+// (Arrived/Left) and answers Pick; the world does the rest. A stopped replica
+// (SetUp, spec.events) is never picked by the per-request modes; a sticky connection to it
+// is moved by the world (Reconnect), once, and stays where it moved.
 // Tested by tests/sim/world/load_balancer_test.cc.
 #ifndef SIM_WORLD_LOAD_BALANCER_H_
 #define SIM_WORLD_LOAD_BALANCER_H_
@@ -42,10 +44,13 @@ class LoadBalancer {
       case LoadBalancing::kSticky:
         return connection;
       case LoadBalancing::kRoundRobin:
+        if (down_ > 0) return PickUp();
         return static_cast<int>(round_robin_++ % n);
       case LoadBalancing::kRandom:
+        if (down_ > 0) return PickUp();
         return static_cast<int>(random_.UniformInt(n));
       case LoadBalancing::kLeastRequests: {
+        if (down_ > 0) return PickUp();
         int best = 0;  // ties go to the lowest index
         for (int r = 1; r < n; ++r) {
           if (in_flight_[r] < in_flight_[best]) best = r;
@@ -56,14 +61,29 @@ class LoadBalancer {
     return connection;
   }
 
+  // Replica `r` stops (false) or starts (true) taking requests. At least one stays up.
+  void SetUp(int r, bool up);
+  bool up(int r) const { return up_.empty() || up_[r]; }
+  int up_count() const { return static_cast<int>(in_flight_.size()) - down_; }
+  // Where a sticky connection to a stopped replica goes: client-go dials again through the
+  // balancer in front of the replicas (a Service or a layer-4 balancer), which picks one
+  // of the replicas up, uniformly, from `rng`.
+  int Reconnect(Random& rng) const;
+
   // A request reached replica `r` (it counts for least-requests until it Left).
   void Arrived(int r) { ++in_flight_[r]; }
   void Left(int r) { --in_flight_[r]; }
   std::int64_t in_flight(int r) const { return in_flight_[r]; }
 
  private:
+  // Pick while some replica is down: the same rule over the replicas up (round-robin
+  // skips the stopped ones, random draws among those up).
+  int PickUp();
+
   LoadBalancing mode_;
   std::vector<std::int64_t> in_flight_;
+  std::vector<bool> up_;  // empty until a replica first stops
+  int down_ = 0;
   std::uint64_t round_robin_ = 0;
   Random random_;
 };

@@ -500,6 +500,17 @@ void World::OnExecDone(apf::Nanos now, Attempt& a, int ai) {
     // first (doc/model.md#client-timeouts); the reflector sees a normal end and watches again.
     if (call.generator >= 0 && generators_[call.generator].informer && call.live()) {
       ends_at = std::max(now, std::min(ends_at, call.client.stream_abort_at_ns()));
+      // A replica that an event started built its watch cache then, from etcd's current
+      // revision: a watch from an older lastSyncResourceVersion gets one event, 410 "too
+      // old resource version" (cacher.go Watch: newErrWatcher), and the stream ends.
+      if (rep.started_at > 0) {
+        const Generator& gen = generators_[call.generator];
+        if (gen.informer_request.watch && gen.informer_request.from_last_synced &&
+            gen.informer->synced_at_ns() < rep.started_at) {
+          a.watch_expired = true;
+          ends_at = now;
+        }
+      }
     }
     engine_.At(ends_at, Event{kWatchEnd, 0, Ref(ai, a.generation)});
   }
@@ -838,6 +849,7 @@ void World::HandleUncommonEvent(apf::Nanos now, const Event& event) {
       break;
     case kAdjust: {
       Replica& rep = *replicas_[event.arg32];
+      if (event.arg64 != static_cast<std::uint64_t>(rep.life)) break;  // an earlier life's
       rep.flow_control->Adjust(now);
       for (int l = 0; l < rep.flow_control->level_count(); ++l) {
         NoteLevel(now, rep.index, l);
@@ -856,17 +868,28 @@ void World::HandleUncommonEvent(apf::Nanos now, const Event& event) {
       if (observer_) observer_->OnDump(now, static_cast<int>(event.arg32));
       break;
     case kScenarioEvent:
-      RunScenarioEvent(now, event.arg32);
+      RunScenarioEvent(now, event.arg32, event.arg64 == 1);
       break;
     case kObjectPoll:
+      if (event.arg64 != static_cast<std::uint64_t>(replicas_[event.arg32]->life)) break;
       replicas_[event.arg32]->server.PollObjectCounts(now);
       engine_.After(apf::ObjectCountTracker::kDefaultCountPollPeriod, event);
       break;
   }
 }
 
-void World::RunScenarioEvent(apf::Nanos now, std::uint32_t index) {
+void World::RunScenarioEvent(apf::Nanos now, std::uint32_t index, bool restart_start) {
   const ScenarioEvent& event = scenario_.events[index];
+  if (event.changes_replicas()) {
+    // The loader checked that each stop finds its replica up and another one up beside it,
+    // and each start finds it down.
+    if (event.action == "start" || restart_start) {
+      StartReplica(now, event.replica);
+    } else {
+      StopReplica(now, event.replica);
+    }
+    return;
+  }
   if (event.changes_flow_control()) {
     ReconfigureFlowControl(now, index);
     return;
@@ -887,6 +910,7 @@ void World::RunScenarioEvent(apf::Nanos now, std::uint32_t index) {
 void World::ReconfigureFlowControl(apf::Nanos now, std::uint32_t index) {
   if (!options_.event_configs || !replicas_[0]->flow_control->apf_enabled()) return;
   const apf::FlowControlConfig* next = &(*options_.event_configs)[index];
+  config_now_ = next;
   for (auto& rep : replicas_) {
     rep->flow_control->Reconfigure(now, next);
     for (int l = 0; l < rep->flow_control->level_count(); ++l) {
@@ -914,12 +938,20 @@ void World::EndWatch(apf::Nanos now, int ai) {
   replicas_[a.replica]->flow_control->watches().ForgetWatch(a.registration);
   a.watch_open = false;
   const int g = a.generator;
+  const bool expired = a.watch_expired;
   ReleaseAttempt(ai);
   if (g < 0) return;
   if (Informer* informer = generators_[g].informer.get()) {
-    // Closed at its timeoutSeconds, or broken: the reflector resumes alike (the world
-    // sends no events).
-    ApplyInformer(now, g, informer->OnWatchEnded(now, WatchEnd{}));
+    // Closed at its timeoutSeconds, or broken (a replica stopped: client-go's StreamWatcher
+    // closes its channel without an error event on a probable EOF): the reflector resumes
+    // alike (the world sends no other events). A watch from before the replica's start
+    // gets the watch cache's 410 as its one event.
+    WatchEnd end;
+    if (expired) {
+      end.error_event = true;
+      end.error = ReflectorError::kExpired;
+    }
+    ApplyInformer(now, g, informer->OnWatchEnded(now, end));
   } else {
     ScheduleGenerator(g, now);  // the watch pattern watches again
   }

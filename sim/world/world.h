@@ -166,7 +166,7 @@ class World : public EventHandler {
     kDump,
     kObjectPoll,
     kGatewayCut,
-    kScenarioEvent,  // spec.events[arg32]
+    kScenarioEvent,  // spec.events[arg32]; arg64 1: a restart's start
   };
 
   void HandleEvent(apf::Nanos now, const Event& event) override;
@@ -176,11 +176,21 @@ class World : public EventHandler {
   void HandleUncommonEvent(apf::Nanos now, const Event& event);
   // spec.events[index] at `now`: a `resources` event replaces the named entries of the
   // resources, an `apply` or `delete` reconfigures the filters; on every replica.
-  void RunScenarioEvent(apf::Nanos now, std::uint32_t index);
+  void RunScenarioEvent(apf::Nanos now, std::uint32_t index, bool restart_start);
   // The filters take event `index`'s configuration (FlowControl::Reconfigure); the
   // processes' subject masks and the classification memo are made anew for the new
   // classifier, and the timelines take the new limits.
   void ReconfigureFlowControl(apf::Nanos now, std::uint32_t index);
+  // `stop`, `start` and `restart` (doc/model.md#replica-restarts). A stop fails the
+  // replica's attempts in flight as a broken connection (each call's client-go retry
+  // decides what follows), ends its watches, moves its sticky connections and leaves it
+  // with an empty filter; a start gives it a new filter built at that instant from the
+  // configuration in force.
+  void StopReplica(apf::Nanos now, int r);
+  void StartReplica(apf::Nanos now, int r);
+  // Replica `r` is replaced by a new one built at `now` (its earlier self is kept, as
+  // answers may point into it), with the timelines carried over.
+  void RenewReplica(apf::Nanos now, int r);
   // The attempt slot a reference names, or -1 when it is gone or reused.
   int AttemptOf(std::uint64_t ref) const;
 
@@ -313,6 +323,12 @@ class World : public EventHandler {
   int trace_level_ = -2;   // this priority level (index in the configuration); -2: none
   bool tracing_ = false;   // either
   LoadBalancer load_balancer_;
+  // The flow-control configuration in force (config_, or an event's).
+  const apf::FlowControlConfig* config_now_ = config_;
+  // Replicas replaced at a stop or a start (RenewReplica): an answer's body and the
+  // event refusals counted point into them.
+  std::vector<std::unique_ptr<Replica>> retired_replicas_;
+  std::unique_ptr<Random> reconnect_rng_;  // LoadBalancer::Reconnect's, from the first stop
   apf::Nanos interval_start_ = 0;
   // interval_start_ + the scenario's interval, kept so that every event's check for a
   // closed interval reads one field.

@@ -41,10 +41,12 @@ const ClientSpec& World::client_spec(int client) const { return *clients_[client
 const ClientTimeline& World::client_timeline(int client) const { return clients_[client].timeline; }
 Apiserver::EventRefusals World::event_refusals() const {
   Apiserver::EventRefusals total;
-  for (const auto& rep : replicas_) {
-    const Apiserver::EventRefusals& r = rep->server.event_refusals();
-    total.events += r.events;
-    for (size_t t = 0; t < total.by_type.size(); ++t) total.by_type[t] += r.by_type[t];
+  for (const auto* list : {&replicas_, &retired_replicas_}) {
+    for (const auto& rep : *list) {
+      const Apiserver::EventRefusals& r = rep->server.event_refusals();
+      total.events += r.events;
+      for (size_t t = 0; t < total.by_type.size(); ++t) total.by_type[t] += r.by_type[t];
+    }
   }
   return total;
 }
@@ -76,6 +78,14 @@ void World::Build() {
   // requests arriving at `at` see the change (scenarios/README.md#events).
   for (std::size_t e = 0; e < scenario_.events.size(); ++e) {
     engine_.At(scenario_.events[e].at, Event{kScenarioEvent, static_cast<std::uint32_t>(e), 0});
+  }
+  // A restart's start, after every event of its instant (the loader's checks assume it).
+  for (std::size_t e = 0; e < scenario_.events.size(); ++e) {
+    const ScenarioEvent& event = scenario_.events[e];
+    if (event.action == "restart" && event.at + scenario_.restart_delay < scenario_.duration) {
+      engine_.At(event.at + scenario_.restart_delay,
+                 Event{kScenarioEvent, static_cast<std::uint32_t>(e), 1});
+    }
   }
   for (int r = 0; r < api.replicas; ++r) {
     replicas_.push_back(std::make_unique<Replica>(this, r, scenario_, config_, &service_time_));

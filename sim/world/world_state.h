@@ -35,14 +35,22 @@ class World::DispatchListener : public apf::FlowControlListener {
 };
 
 struct World::Replica {
+  // `created_at` and `life`: a replica an event started (Apiserver's constructor).
   Replica(World* world, int r, const Scenario& scenario, const apf::FlowControlConfig* config,
-          const ServiceTimeModel* service_time)
+          const ServiceTimeModel* service_time, apf::Nanos created_at = 0, int life = 0)
       : index(r),
         listener(world, r),
-        server(r, scenario, config, service_time, &listener),
+        server(r, scenario, config, service_time, &listener, created_at, life),
         flow_control(&server.flow_control()),
         backend(server.backend()) {}
   int index;
+  // spec.events' stops and starts (World::StopReplica, StartReplica): whether it serves,
+  // when it last started (0: with the run; its watch cache holds nothing older), and
+  // which of its lives this is. `life` is also carried by its periodic events (kAdjust,
+  // kObjectPoll, in arg64), so that those of an earlier life stop with it.
+  bool up = true;
+  apf::Nanos started_at = 0;
+  int life = 0;
   DispatchListener listener;
   Apiserver server;
   apf::FlowControl* flow_control;  // the server's
@@ -180,6 +188,10 @@ struct World::Attempt {
   };
   std::unique_ptr<TracedRequest> trace_info;
   int queue = -1;
+  // The watch opened on a replica whose watch cache starts after the informer's
+  // lastSyncResourceVersion: its one event is a 410 Expired (World::OnExecDone). Beside
+  // `queue`, where it fills what would be padding.
+  bool watch_expired = false;
   apf::WorkEstimate estimate;
   apf::Nanos dispatched = -1, finished = -1, answered_at = -1;
   int status = 0, retry_after = 0;

@@ -240,6 +240,67 @@ TEST_CASE("plot.py --index writes a page with each run's levels, clients and plo
   }
 }
 
+TEST_CASE("plot.py --index --compare-json opens the page with what moved per client, moved first",
+          "[plot]") {
+  ScratchDir scratch("apfsim-plot-test");
+  CopyRun(scratch, "run-a");
+  CopyRun(scratch, "run-b");
+  // compare.json's clientMoves as `apfsim compare` writes it (sim/report/client_moves.h):
+  // the tenant-operator LIST of seed 000's fence (tests/sim/report/client_moves_test.cc has
+  // its figures), then an unmoved write.
+  const std::string side_before =
+      R"({"flowSchema": "service-accounts", "priorityLevel": "workload-low",
+          "flowDistinguisher": "system:serviceaccount:platform:tenant-operator",
+          "initialSeats": 10, "finalSeats": 0, "additionalLatencySeconds": 0,
+          "seatsFromTemplate": false, "hand": [112, 93, 83, 79, 23, 12], "handNote": null,
+          "flows": 1, "flowHands": []})";
+  const std::string side_after =
+      R"({"flowSchema": "tenant-operator-lists", "priorityLevel": "tenant-sweep",
+          "flowDistinguisher": "system:serviceaccount:platform:tenant-operator",
+          "initialSeats": 7, "finalSeats": 0, "additionalLatencySeconds": 0,
+          "seatsFromTemplate": false, "hand": [2, 3], "handNote": null, "flows": 1,
+          "flowHands": []})";
+  const std::string write_side =
+      R"({"flowSchema": "service-accounts", "priorityLevel": "workload-low",
+          "flowDistinguisher": "system:serviceaccount:platform:tenant-operator",
+          "initialSeats": 1, "finalSeats": 3, "additionalLatencySeconds": 0.005,
+          "seatsFromTemplate": false, "hand": [112, 93, 83, 79, 23, 12], "handNote": null,
+          "flows": 1, "flowHands": []})";
+  std::ofstream(scratch.path() / "runs" / "compare.json")
+      << R"({"clientMoves": {"asOf": "t=0", "notes": ["a note"], "requests": [)"
+      << R"({"client": "tenant-operator", "request": "LIST tenantbindings", "calls": 1800,
+             "moved": true, "before": )"
+      << side_before << R"(, "after": )" << side_after << "},"
+      << R"({"client": "tenant-operator", "request": "UPDATE tenantbindings/status",
+             "calls": 1800, "moved": false, "before": )"
+      << write_side << R"(, "after": )" << write_side << "}]}}";
+  REQUIRE(RunPlot(scratch, "run-a run-b").exit_code == 0);
+  PlotResult result =
+      RunPlot(scratch, "--index index.html run-a run-b --compare-json compare.json");
+  INFO(result.Output());
+  REQUIRE(result.exit_code == 0);
+  const std::string page = ReadFile(scratch.path() / "runs" / "index.html");
+  const std::size_t moves = page.find("<section id=\"moves\">");
+  REQUIRE(moves != std::string::npos);
+  CHECK(moves < page.find("<section id=\"overview\">"));  // before the runs side by side
+  CHECK(page.find("1 of 2 client requests moved") != std::string::npos);
+  const std::size_t list = page.find(
+      "<td class=\"name changed\">service-accounts / workload-low → tenant-operator-lists / "
+      "tenant-sweep</td>");
+  const std::size_t write = page.find(">UPDATE tenantbindings/status<");
+  CHECK(list != std::string::npos);
+  CHECK(list < write);
+  CHECK(page.find("<td class=\"name changed\">10 → 7</td>") != std::string::npos);
+  CHECK(page.find("<td class=\"name changed\">112,93,83,79,23,12 → 2,3</td>") != std::string::npos);
+  CHECK(page.find("<td class=\"name\">1, then 3 for 5 ms</td>") != std::string::npos);
+  CHECK(page.find("a note") != std::string::npos);
+  // A compare.json from before clientMoves existed is named, exit 2.
+  std::ofstream(scratch.path() / "runs" / "old.json") << R"({"clients": {}})";
+  result = RunPlot(scratch, "--index index.html run-a run-b --compare-json old.json");
+  CHECK(result.exit_code == 2);
+  CHECK(result.err.find("old.json: field clientMoves: missing") != std::string::npos);
+}
+
 TEST_CASE("plot.py rejects a timeline.csv with a wrong header: exit 2, file named, no PNG",
           "[plot]") {
   // tests/fixtures/plot/broken-header is run-a with the last column (retry_after_s) gone

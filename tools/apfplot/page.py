@@ -1,19 +1,22 @@
 """The HTML page of runs (tools/plot.py --index): inline CSS and scripts, relative links
-to the PNGs. The comparison picture if given, the runs' main figures side by side when
+to the PNGs. With a compare.json (--compare-json), what the change moves per client
+request first (its clientMoves, the table `apfsim compare` prints); the comparison picture if given, the runs' main figures side by side when
 there are several, the interactive timelines of every run overlaid (apfplot/timelines.py),
 then each run's summary tables (per priority level and per client, the whole cluster and
 each replica) and its plots; a plot not drawn yet is named as missing.
 
-Reads summary.json, timeline.csv and clients.csv, and needs no matplotlib. Tested by
+Reads summary.json, timeline.csv and clients.csv (and compare.json when given), and needs no matplotlib. Tested by
 tests/cli/plot_test.cc and tests/ci/page_test.sh.
 """
 
 import html
+import json
 import os
 import sys
 
 from apfplot import timelines
 from apfplot.atomic import write_atomically
+from apfplot.errors import InputError
 from apfplot.formatting import fmt_clock, fmt_count, fmt_duration, fmt_interval, fmt_seconds
 from apfplot.runfiles import REJECT_REASONS, Run, safe_name, sort_clients, sort_levels
 
@@ -31,6 +34,7 @@ th { background: #f4f4f4; font-weight: 600; }
 td.n { text-align: right; }
 td.name { font-family: ui-monospace, "DejaVu Sans Mono", monospace; }
 td.bad { background: #fde2e1; color: #8a1c1c; font-weight: 600; }
+td.changed { background: #fff4cc; font-weight: 600; }
 figure { margin: 1em 0 2em; }
 figure img { max-width: 100%; border: 1px solid #ddd; }
 figcaption { color: #555; font-size: .92em; }
@@ -187,8 +191,93 @@ def overview_tables(runs):
               lambda r, n: r.summary["clients"].get(n))])
 
 
-def write_index(out_html, run_dirs, compare_png):
+def _place(side):
+    if side is None:
+        return "(not sent)"
+    if side["flowSchema"] is None:
+        return "APF off"
+    return "%s / %s" % (side["flowSchema"], side["priorityLevel"])
+
+
+def _seats(side):
+    if side is None:
+        return "–"
+    text = str(side["initialSeats"])
+    if side["finalSeats"] > 0:
+        text += ", then %d for %s" % (side["finalSeats"],
+                                      fmt_seconds(side["additionalLatencySeconds"]))
+    return text
+
+
+def _hand(side):
+    if side is None:
+        return "–"
+    if side["flows"] > 1:
+        return "%d flows" % side["flows"]
+    if side["hand"] is not None:
+        return ",".join(str(card) for card in side["hand"])
+    return "none (%s)" % side["handNote"].split(":")[0]
+
+
+def _distinguisher(side):
+    if side is None:
+        return "–"
+    if side["flows"] > 1:
+        return "%d flows" % side["flows"]
+    return side["flowDistinguisher"] or "–"
+
+
+def load_client_moves(path):
+    """compare.json's clientMoves, or an InputError naming the file."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+    except FileNotFoundError:
+        raise InputError("%s: missing (is it the compare.json of `apfsim compare --out`?)"
+                         % path) from None
+    except json.JSONDecodeError as e:
+        raise InputError("%s:%d:%d: not valid JSON: %s" % (path, e.lineno, e.colno, e.msg)) \
+            from None
+    except OSError as e:
+        raise InputError("%s: cannot read: %s" % (path, e)) from None
+    moves = doc.get("clientMoves") if isinstance(doc, dict) else None
+    if not isinstance(moves, dict) or not isinstance(moves.get("requests"), list):
+        raise InputError("%s: field clientMoves: missing (written by `apfsim compare` from "
+                         "this version on)" % path)
+    return moves
+
+
+def client_moves_table(moves):
+    """What the change moves, one row per client request shape, moved rows first: where it
+    lands, its flow distinguisher, its seats and its hand, each "before → after" where they
+    differ (compare.json's clientMoves, as at t=0)."""
+    head = ("<tr><th>Client</th><th>Request</th><th>calls</th><th>moved</th>"
+            "<th>FlowSchema / priority level</th><th>flow distinguisher</th>"
+            "<th>seats (initial, final for writes)</th><th>hand of queues</th></tr>")
+
+    def both(before, after):
+        return before if before == after else "%s → %s" % (before, after)
+
+    rows = []
+    for e in moves["requests"]:
+        b, a = e["before"], e["after"]
+        cells = [_cell(e["client"], "name"), _cell(e["request"], "name"),
+                 _cell(fmt_count(e["calls"])), _cell("yes" if e["moved"] else "", "name")]
+        for part in (_place, _distinguisher, _seats, _hand):
+            before, after = part(b), part(a)
+            cells.append(_cell(both(before, after), "name changed" if before != after else "name"))
+        rows.append("<tr>%s</tr>" % "".join(cells))
+    notes = "".join('<p class="meta">%s</p>' % html.escape(n) for n in moves.get("notes", []))
+    moved = sum(1 for e in moves["requests"] if e["moved"])
+    return ('<p class="meta">%d of %d client requests moved (as at %s; moved ones first)</p>'
+            "\n<table>\n%s\n%s\n</table>\n%s"
+            % (moved, len(moves["requests"]), html.escape(moves.get("asOf", "t=0")), head,
+               "\n".join(rows), notes))
+
+
+def write_index(out_html, run_dirs, compare_png, compare_json=None):
     runs = [Run(d) for d in run_dirs]
+    moves = load_client_moves(compare_json) if compare_json else None
     html_dir = os.path.dirname(os.path.abspath(out_html))
     title = "apfsim: " + ", ".join(r.title() for r in runs)
     anchors = []
@@ -202,12 +291,16 @@ def write_index(out_html, run_dirs, compare_png):
              '<p class="meta">Simulated Kubernetes API Priority and Fairness. Each run below has '
              "its summary (seats are APF's unit of concurrency; a level's nominalCL is its "
              "share of the server's limit) and its plots, one per apiserver replica.</p>",
-             "<nav>%s%s%s</nav>" % (
+             "<nav>%s%s%s%s</nav>" % (
+                 '<a href="#moves">what moved</a>' if moves is not None else "",
                  '<a href="#overview">side by side</a>' if len(runs) > 1 else "",
                  '<a href="#compare">comparison picture</a>' if compare_png else "",
                  '<a href="#timelines">timelines</a>' +
                                   "".join('<a href="#%s">%s</a>' % (a, html.escape(r.title()))
                                           for a, r in zip(anchors, runs)))]
+    if moves is not None:
+        parts.append('<section id="moves"><h2>What the change moves, per client</h2>%s'
+                     "</section>" % client_moves_table(moves))
     if len(runs) > 1:
         parts.append('<section id="overview"><h2>The runs side by side</h2>%s</section>'
                      % overview_tables(runs))

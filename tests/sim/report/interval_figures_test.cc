@@ -54,7 +54,7 @@ TEST_CASE("a window counts only its intervals, with percentiles from merged hist
           "[window]") {
   const test_support::ScratchDir scratch("apfsim-window");
   const nlohmann::json s =
-      RunTiny(scratch, sim::ReportWindow{2 * apf::kSecond, 3 * apf::kSecond}).summary;
+      RunTiny(scratch, sim::ReportWindow{2 * apf::kSecond, 3 * apf::kSecond, std::nullopt}).summary;
   const nlohmann::json& w = s["window"];
   CHECK(w["fromSeconds"] == 2.0);
   CHECK(w["toSeconds"] == 3.0);
@@ -75,7 +75,7 @@ TEST_CASE("a window counts only its intervals, with percentiles from merged hist
   // Over [1 s, 2 s) instead: one dispatched at once, one rejected.
   const test_support::ScratchDir scratch2("apfsim-window");
   const nlohmann::json s2 =
-      RunTiny(scratch2, sim::ReportWindow{apf::kSecond, 2 * apf::kSecond}).summary;
+      RunTiny(scratch2, sim::ReportWindow{apf::kSecond, 2 * apf::kSecond, std::nullopt}).summary;
   CHECK(s2["window"]["priorityLevels"]["lab"]["dispatched"] == 1);
   CHECK(s2["window"]["priorityLevels"]["lab"]["rejected"]["queue-full"] == 1);
   CHECK(s2["window"]["priorityLevels"]["lab"]["waitSeconds"]["max"] == 0.0);

@@ -80,13 +80,67 @@ TEST_CASE("events: a replica or resource that does not exist", "[events]") {
   CHECK(e.message() == "resource secrets is not in spec.resources: an event replaces one");
 }
 
-TEST_CASE("events: valid actions the world does not model yet are refused at their line",
-          "[events]") {
-  // Accepting them and doing nothing would silently give a run without the change.
-  sim::InputError e = ErrorOf("  - at: 1m\n    stop: apiserver-1\n");
+TEST_CASE("events: a replica's stops and starts must follow one another", "[events]") {
+  // Line 14 is the first event, 16 the second; "    stop: " puts the name at column 11,
+  // "    start: " at column 12.
+  sim::InputError e =
+      ErrorOf("  - at: 1m\n    stop: apiserver-1\n  - at: 2m\n    stop: apiserver-1\n");
+  CHECK(e.where().line == 17);
+  CHECK(e.where().column == 11);
+  CHECK(e.field_path() == "spec.events[1].stop");
+  CHECK(e.message() == "apiserver-1 is already stopped at 2m0s");
+  // Every replica is up at the start.
+  e = ErrorOf("  - at: 1m\n    start: apiserver-0\n");
   CHECK(e.where().line == 15);
+  CHECK(e.where().column == 12);
+  CHECK(e.message() == "apiserver-0 is already up at 1m0s");
+  // Two replicas: stopping both leaves no apiserver, which the world does not model.
+  e = ErrorOf("  - at: 1m\n    stop: apiserver-0\n  - at: 2m\n    stop: apiserver-1\n");
+  CHECK(e.where().line == 17);
+  CHECK(e.message() ==
+        "stops apiserver-1, the last replica up at 2m0s: the simulator models no cluster "
+        "without an apiserver");
+  // A restart is down for spec.restartDelay (30 s by default): a stop within it finds the
+  // replica down, one after it up again. The events are taken in the order of `at`,
+  // whatever their order in the file.
+  e = ErrorOf("  - at: 1m20s\n    stop: apiserver-0\n  - at: 1m\n    restart: apiserver-0\n");
   CHECK(e.field_path() == "spec.events[0].stop");
-  CHECK(e.message() == "the `stop` action is not supported yet: the simulator cannot model it");
+  CHECK(e.message() == "apiserver-0 is already stopped at 1m20s");
+  e = ErrorOf("  - at: 1m\n    restart: apiserver-0\n  - at: 1m10s\n    start: apiserver-0\n");
+  // A start during the restart's 30 s: then the restart's own start finds it up.
+  CHECK(e.message() ==
+        "restarts apiserver-0 at 1m30s (after spec.restartDelay), when it is already up");
+  // spec.restartDelay must be positive.
+  e = ErrorOf("  - at: 1m\n    restart: apiserver-0\n", {"restartDelay=0s"});
+  CHECK(e.field_path() == "spec.restartDelay");
+  CHECK(e.message() == "must be positive: a restarted apiserver takes time to serve again");
+}
+
+TEST_CASE("events: a restart is read as a stop and, restartDelay later, a start", "[events]") {
+  std::string head = kHead;
+  head.replace(head.find("  - name: reader\n"), 17, "  - name: reader\n    user: r\n");
+  sim::Scenario s = sim::ParseScenarioText(
+      head + "  events:\n  - at: 2m\n    restart: apiserver-1\n", "ev.yaml", {});
+  REQUIRE(s.events.size() == 1);
+  CHECK(s.events[0].replica == 1);
+  CHECK(s.events[0].changes_replicas());
+  CHECK(s.has_replica_events);
+  CHECK(s.restart_delay == 30 * apf::kSecond);  // kDefaultRestartDelay
+  // Two marks: the stop at 2m and the start 30 s later.
+  REQUIRE(s.marks.size() == 2);
+  CHECK(s.marks[0].label == "event: restart apiserver-1");
+  CHECK(s.marks[1].at == 150 * apf::kSecond);
+  CHECK(s.marks[1].label == "event: restart apiserver-1 up");
+  // A stop and start of the same replica, then a stop of the other: valid (one is up).
+  s = sim::ParseScenarioText(head +
+                                 "  restartDelay: 45s\n"
+                                 "  events:\n  - at: 1m\n    stop: apiserver-0\n"
+                                 "  - at: 2m\n    start: apiserver-0\n"
+                                 "  - at: 3m\n    restart: apiserver-1\n"
+                                 "  - at: 4m\n    restart: apiserver-0\n",
+                             "ev.yaml", {});
+  CHECK(s.restart_delay == 45 * apf::kSecond);
+  CHECK(s.events.size() == 4);
 }
 
 TEST_CASE("events: apply and delete are read and checked at their items", "[events]") {

@@ -144,6 +144,20 @@ TEST_CASE("compare --overlay applies its manifests and its set values to the aft
   CheckSameTraffic(c);
   // The fence's FlowSchema takes the sweep's LISTs away from workload-low.
   CHECK(c["priorityLevels"]["tenant-sweep"]["dispatched"]["after"].get<std::int64_t>() > 0);
+  // And compare says so first (sim/report/client_moves.h): 4,000 TenantBindings of 9 KB
+  // from the cache are 1 MB, 10 seats (doc/model.md#list-estimate); workload-low's cap is
+  // min(ceil(0.15 x 62), 62 / 6) = 10 before, tenant-sweep's min(ceil(0.15 x 19), 19 / 2) = 3
+  // after (doc/model.md#max-seats).
+  const nlohmann::json& first = c["clientMoves"]["requests"][0];
+  CHECK(first["client"] == "tenant-operator");
+  CHECK(first["moved"] == true);
+  CHECK(first["before"]["initialSeats"] == 10);
+  CHECK(first["after"]["initialSeats"] == 3);
+  const std::string table = sim::CompareTable(c, false);
+  CHECK_THAT(table, Catch::Contains("\n  tenant-operator LIST tenantbindings: "
+                                    "service-accounts/workload-low -> "
+                                    "tenant-operator-lists/tenant-sweep, 10 -> 3 seats, hand "));
+  CHECK(table.find("what the change moves") < table.find("priority level "));
 }
 
 TEST_CASE("compare --interval sets both runs' report interval", "[compare]") {
@@ -232,10 +246,82 @@ TEST_CASE("compare --window compares both runs over the window", "[compare][wind
   sim::CompareRequest request = MiniDrift();
   request.after_overrides = {"apiservers.maxRequestsInflight=200"};
   // Before the sweep nothing has happened yet: no calls of the tenant-operator.
-  request.window = sim::ReportWindow{0, apf::kSecond};
+  request.window = sim::ReportWindow{0, apf::kSecond, std::nullopt};
   const nlohmann::json c = sim::RunCompare(request).comparison;
   CHECK(c["window"]["fromSeconds"] == 0.0);
   CHECK(c["window"]["toSeconds"] == 1.0);
   CHECK(c["clients"]["tenant-operator"]["calls"]["before"] == 0);  // its sweep starts at 2 s
   CHECK(sim::CompareTable(c, false).find("over the window [0 s, 1 s)") != std::string::npos);
+}
+
+namespace {
+
+// A summary with no level or client and, when `ttr` is given, a recovery of level "low"
+// (null: never recovered), as RunReport writes it (sim/report/recovery.h).
+nlohmann::json RecoverySummary(std::optional<double> ttr, bool with_recovery = true) {
+  nlohmann::json s = {{"scenario", "s"},
+                      {"seed", 1},
+                      {"priorityLevels", nlohmann::json::object()},
+                      {"clients", nlohmann::json::object()}};
+  if (!with_recovery) return s;
+  nlohmann::json low = {{"timeToRecoverSeconds", ttr ? nlohmann::json(*ttr) : nullptr},
+                        {"recoveredAtSeconds", ttr ? nlohmann::json(65 + *ttr) : nullptr}};
+  s["recovery"] = {{"atSeconds", 65.0}, {"levels", {{"low", low}}}};
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("compare gives each level's time to recover before and after, with its spread",
+          "[compare][recovery]") {
+  // One seed: 599 s without the fence, 1 s with it: a change of -598 s.
+  const nlohmann::json one = sim::CompareSummaries(RecoverySummary(599), RecoverySummary(1));
+  CHECK(one["recovery"]["atSeconds"] == 65.0);
+  const nlohmann::json& t = one["recovery"]["levels"]["low"]["timeToRecoverSeconds"];
+  CHECK(t["before"] == 599.0);
+  CHECK(t["after"] == 1.0);
+  CHECK(t["change"] == -598.0);
+  CHECK_THAT(sim::CompareTable(one, false), Catch::Contains("recovery from the event at 65.0 s"));
+  // Without a recovery on either side there is none in compare.json.
+  CHECK_FALSE(sim::CompareSummaries(RecoverySummary(0, false), RecoverySummary(0, false))
+                  .contains("recovery"));
+  // Three seeds: before 10, 20 and never; after 1, 1, 3. The paired changes are -9 and -19
+  // (the third has no before); the never-recovered seed is counted, not averaged.
+  const nlohmann::json three = sim::CompareReplications(
+      {RecoverySummary(10), RecoverySummary(20), RecoverySummary(std::nullopt)},
+      {RecoverySummary(1), RecoverySummary(1), RecoverySummary(3)}, {1, 2, 3});
+  const nlohmann::json& low = three["recovery"]["levels"]["low"];
+  CHECK(low["timeToRecoverSeconds"]["before"]["mean"] == 15.0);
+  CHECK(low["timeToRecoverSeconds"]["after"]["mean"] == Approx(5.0 / 3));
+  CHECK(low["timeToRecoverSeconds"]["change"]["mean"] == -14.0);
+  CHECK(low["timeToRecoverSeconds"]["betterIn"] == 2);
+  CHECK(low["neverRecoveredIn"]["before"] == 1);
+  CHECK(low["neverRecoveredIn"]["after"] == 0);
+  CHECK_THAT(sim::CompareTable(three, false),
+             Catch::Contains("low: never recovered in 1 seeds before, 0 after"));
+}
+
+TEST_CASE("compare measures the run without the event from the other run's event",
+          "[compare][recovery]") {
+  // drift-sweep (no fence) against drift-sweep-fence-midway with the fence at 65 s, seed 1.
+  // The event window is [65 s, 185 s) in both runs although only the after run has events.
+  ScratchDir scratch;
+  sim::CompareRequest request;
+  const std::string scenarios = std::string(APFSIM_SOURCE_DIR) + "/scenarios/";
+  request.scenario_file = scenarios + "drift-sweep.yaml";
+  request.with_file = scenarios + "drift-sweep-fence-midway.yaml";
+  request.after_overrides = {"events.0.at=65s"};
+  request.window = sim::ParseReportWindow("event:0..+2m");
+  request.out_dir = (scratch.path() / "cmp").string();
+  const nlohmann::json c = sim::RunCompare(request).comparison;
+  CHECK(c["window"]["fromSeconds"] == 65.0);
+  CHECK(c["window"]["toSeconds"] == 185.0);
+  CHECK(c["recovery"]["atSeconds"] == 65.0);
+  // Without the fence workload-low rejects until the third sweep's last rejections in
+  // [663 s, 664 s) (timeline.csv of drift-sweep, seed 1): 664 - 65 = 599 s. With it, its last
+  // rejection is in [65 s, 66 s): 1 s (recovery_test.cc).
+  const nlohmann::json& t = c["recovery"]["levels"]["workload-low"]["timeToRecoverSeconds"];
+  CHECK(t["before"] == 599.0);
+  CHECK(t["after"] == 1.0);
+  CHECK(t["change"] == -598.0);
 }

@@ -444,3 +444,26 @@ TEST_CASE("informer in the world: a LIST that keeps failing relists on the refle
   }
   for (const TracedAttempt& attempt : attempts) CHECK(attempt.verb == "list");
 }
+
+TEST_CASE("informer: lastSyncResourceVersion's instant is the list's end or the last bookmark",
+          "[informer]") {
+  // synced_at_ns (the world compares it with a restarted replica's start): -1 before the
+  // first list; the list's end (its one page at 200 ms); then a watch open from 1 s to
+  // 150 s has had bookmarks at 61 s and 121 s (one each bookmarkFrequency, 1 min, from its
+  // 200, cacher.go nextBookmarkTime), so 121 s. A watch under a minute adds none.
+  Informer informer(ReflectorOptions{}, 0, Random(23, "informer"));
+  CHECK(informer.synced_at_ns() == -1);
+  InformerStep step = informer.OnTimer(0);  // the LIST
+  step = informer.OnCallDone(200 * kMillisecond, Succeeded());
+  REQUIRE(step.request.watch);
+  CHECK(step.request.from_last_synced);  // a watch from the listed resourceVersion
+  CHECK(informer.synced_at_ns() == 200 * kMillisecond);
+  step = informer.OnCallDone(1 * kSecond, Succeeded());  // the watch's 200
+  CHECK(step.action == InformerAction::kWatching);
+  step = informer.OnWatchEnded(150 * kSecond, WatchEnd{});
+  CHECK(informer.synced_at_ns() == 121 * kSecond);
+  REQUIRE(step.request.watch);  // watches again at once
+  step = informer.OnCallDone(151 * kSecond, Succeeded());
+  informer.OnWatchEnded(200 * kSecond, WatchEnd{});  // 49 s: no bookmark
+  CHECK(informer.synced_at_ns() == 121 * kSecond);
+}

@@ -84,3 +84,40 @@ TEST_CASE("one replica takes everything, and a pinned client keeps its own", "[l
   lb.Arrived(1);
   CHECK(lb.Pick(1, true) == 1);  // pinned: not the least loaded
 }
+
+TEST_CASE("a stopped replica is never picked by the per-request modes", "[load-balancer]") {
+  // Three replicas, apiserver-1 down: round-robin skips it and keeps its counter (0, 2,
+  // 0, 2), least-requests takes the least loaded among those up, random draws among the
+  // two up.
+  LoadBalancer rr(LoadBalancing::kRoundRobin, 3, 1);
+  rr.SetUp(1, false);
+  CHECK(rr.up_count() == 2);
+  CHECK_FALSE(rr.up(1));
+  CHECK(rr.Pick(0, false) == 0);
+  CHECK(rr.Pick(0, false) == 2);
+  CHECK(rr.Pick(0, false) == 0);
+  CHECK(rr.Pick(0, false) == 2);
+  // Up again: the counter goes on from 6 (each skip of apiserver-1 counted): 0, 1, 2.
+  rr.SetUp(1, true);
+  CHECK(rr.Pick(0, false) == 0);
+  CHECK(rr.Pick(0, false) == 1);
+  LoadBalancer lr(LoadBalancing::kLeastRequests, 3, 1);
+  lr.Arrived(0);
+  lr.SetUp(1, false);  // the idle one is down: apiserver-2 (0 requests) beats apiserver-0 (1)
+  CHECK(lr.Pick(0, false) == 2);
+  LoadBalancer random(LoadBalancing::kRandom, 3, 1);
+  random.SetUp(1, false);
+  for (int i = 0; i < 50; ++i) CHECK(random.Pick(0, false) != 1);
+}
+
+TEST_CASE("a broken sticky connection dials again among the replicas up", "[load-balancer]") {
+  // Reconnect draws UniformInt(up replicas) and takes that one among those up, in order.
+  LoadBalancer lb(LoadBalancing::kSticky, 3, 1);
+  lb.SetUp(0, false);
+  sim::Random rng(5, "reconnect");
+  sim::Random expected(5, "reconnect");
+  for (int i = 0; i < 20; ++i) {
+    const int want = expected.UniformInt(2) == 0 ? 1 : 2;
+    CHECK(lb.Reconnect(rng) == want);
+  }
+}
