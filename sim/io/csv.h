@@ -25,6 +25,14 @@ std::string CsvRecord(const std::vector<std::string>& values);
 // `fields` is reused: its strings keep their storage.
 bool SplitCsvRecord(std::string_view record, std::vector<std::string>* fields);
 
+// Splits a record none of whose fields is quoted into views of `record` (no copy: a
+// trace's rows); false, with `fields` unspecified, when a field starts with a double quote
+// (then SplitCsvRecord, which unquotes). A CR at the end is dropped. `fields` is reused.
+bool SplitUnquotedCsvRecord(std::string_view record, std::vector<std::string_view>* fields);
+
+// Whether `text` ends inside a quoted field: the record goes on past a line break.
+bool EndsInsideQuotes(std::string_view text);
+
 // Reads the next record's text into `record`: one line, or several when a quoted field
 // holds a line break (joined with "\n"). Returns false at the end of input; `lines` (if
 // given) grows by the number of lines read. A quote left open at the end of input leaves

@@ -29,6 +29,27 @@ std::string Hex(const unsigned char* digest, unsigned int size) {
 
 }  // namespace
 
+struct Sha256Stream::Context {
+  std::unique_ptr<EVP_MD_CTX, ContextFree> ctx{EVP_MD_CTX_new()};
+};
+
+Sha256Stream::Sha256Stream() : context_(std::make_unique<Context>()) {
+  EVP_DigestInit_ex(context_->ctx.get(), EVP_sha256(), nullptr);
+}
+
+Sha256Stream::~Sha256Stream() = default;
+
+void Sha256Stream::Update(const char* bytes, std::size_t size) {
+  if (size > 0) EVP_DigestUpdate(context_->ctx.get(), bytes, size);
+}
+
+std::string Sha256Stream::FinishHex() {
+  std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
+  unsigned int size = 0;
+  EVP_DigestFinal_ex(context_->ctx.get(), digest.data(), &size);
+  return Hex(digest.data(), size);
+}
+
 std::string Sha256Hex(std::string_view bytes) {
   std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
   unsigned int size = 0;
@@ -39,19 +60,14 @@ std::string Sha256Hex(std::string_view bytes) {
 std::string FileSha256(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError({path, 0, 0}, "", "cannot read the file to take its SHA-256");
-  std::unique_ptr<EVP_MD_CTX, ContextFree> ctx(EVP_MD_CTX_new());
-  EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr);
+  Sha256Stream sha;
   std::array<char, 1 << 16> buffer;
   while (in) {
     in.read(buffer.data(), buffer.size());
-    if (in.gcount() > 0)
-      EVP_DigestUpdate(ctx.get(), buffer.data(), static_cast<std::size_t>(in.gcount()));
+    sha.Update(buffer.data(), static_cast<std::size_t>(in.gcount()));
   }
   if (in.bad()) throw InputError({path, 0, 0}, "", "read error while taking its SHA-256");
-  std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
-  unsigned int size = 0;
-  EVP_DigestFinal_ex(ctx.get(), digest.data(), &size);
-  return Hex(digest.data(), size);
+  return sha.FinishHex();
 }
 
 }  // namespace sim

@@ -5,10 +5,30 @@
 #ifndef SIM_IO_FILE_DIGEST_H_
 #define SIM_IO_FILE_DIGEST_H_
 
+#include <cstddef>
+#include <memory>
 #include <string>
 #include <string_view>
 
 namespace sim {
+
+// A SHA-256 taken over bytes fed in pieces: a reader hashes a file as it reads it, so that
+// the provenance of a replayed trace costs no second pass over the file.
+class Sha256Stream {
+ public:
+  Sha256Stream();
+  ~Sha256Stream();
+  Sha256Stream(const Sha256Stream&) = delete;
+  Sha256Stream& operator=(const Sha256Stream&) = delete;
+
+  void Update(const char* bytes, std::size_t size);
+  // The digest of every byte fed, as 64 lowercase hex digits; the stream is spent.
+  std::string FinishHex();
+
+ private:
+  struct Context;
+  std::unique_ptr<Context> context_;
+};
 
 // 64 lowercase hex digits.
 std::string Sha256Hex(std::string_view bytes);

@@ -1,5 +1,6 @@
 #include "sim/workflows/provenance.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "sim/io/file_digest.h"
@@ -11,7 +12,8 @@ extern const char kApfsimBuildVersion[];
 
 std::string ApfsimBuildVersion() { return kApfsimBuildVersion; }
 
-nlohmann::json RunProvenance(const RunInputs& inputs, const ResolvedRun& run) {
+nlohmann::json RunProvenance(const RunInputs& inputs, const ResolvedRun& run,
+                             const std::vector<std::pair<std::string, std::string>>& known) {
   const Scenario& s = run.scenario;
   std::vector<std::string> files = s.flow_control_files;
   for (const ClientSpec& c : s.clients) {
@@ -26,7 +28,11 @@ nlohmann::json RunProvenance(const RunInputs& inputs, const ResolvedRun& run) {
   for (const std::string& f : files) {
     bool seen = false;  // a file named twice is listed once
     for (const auto& listed : file_list) seen = seen || listed["path"] == f;
-    if (!seen) file_list.push_back({{"path", f}, {"sha256", FileSha256(f)}});
+    if (seen) continue;
+    const auto digest =
+        std::find_if(known.begin(), known.end(), [&](const auto& k) { return k.first == f; });
+    file_list.push_back(
+        {{"path", f}, {"sha256", digest != known.end() ? digest->second : FileSha256(f)}});
   }
   nlohmann::json out = {{"apfsimVersion", ApfsimBuildVersion()},
                         {"scenarioSha256", FileSha256(inputs.scenario_file)},

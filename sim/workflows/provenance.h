@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "sim/workflows/run_inputs.h"
 
@@ -19,8 +21,11 @@ namespace sim {
 std::string ApfsimBuildVersion();
 
 // {"apfsimVersion", "scenarioSha256", "seed", "sets": ["PATH=VALUE", ...], "overlays":
-// [path, ...], "files": [{"path", "sha256"}, ...]} of a resolved run.
-nlohmann::json RunProvenance(const RunInputs& inputs, const ResolvedRun& run);
+// [path, ...], "files": [{"path", "sha256"}, ...]} of a resolved run. `known` holds digests
+// already taken (World::InputSha256s: the traces, hashed as they were replayed); every
+// other file is read here.
+nlohmann::json RunProvenance(const RunInputs& inputs, const ResolvedRun& run,
+                             const std::vector<std::pair<std::string, std::string>>& known = {});
 
 // "--set a=1 --set b=2" of a provenance's sets, or "" when there are none: for headers
 // and titles.

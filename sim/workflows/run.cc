@@ -135,11 +135,11 @@ RunOutcome RunScenario(const ResolvedRun& resolved, const RunRequest& request) {
   RunReport report(scenario, outcome.out_dir, request.write_timelines);
   if (window) report.set_window(*window);
   if (recovery) report.set_recovery(*recovery);
-  report.set_provenance(RunProvenance(request, resolved));
   ExpectationWindows windows(scenario.expectations);
   report.set_forward(&windows);
   WorldOptions options;
   options.trace = request.trace;
+  options.input_sha256 = true;  // the provenance's digests of the traces, as they are read
   if (!request.trace.empty()) report.EnableTrace();
   if (request.openmetrics) report.EnableOpenMetrics(*request.openmetrics);
   const WallClock::time_point wall_start = WallClock::now();
@@ -210,6 +210,7 @@ RunOutcome RunScenario(const ResolvedRun& resolved, const RunRequest& request) {
         fmt::format("{}: interrupted by {} {}; no output of this run was written", scenario.name,
                     SignalName(signal_number), HowFar(scenario, world, WallSeconds(wall_start))));
   }
+  report.set_provenance(RunProvenance(request, resolved, world.InputSha256s()));
   report.Commit();
   outcome.summary = report.Summary();
   outcome.scenario_name = scenario.name;

@@ -42,6 +42,9 @@ struct CompiledRequest {
   // The service-time rule of every call of this request (the verb, resource and
   // subresource are the template's), by whether a LIST is served from the cache.
   int service_rule[2] = {-1, -1};
+  // A replayed shape (sim/world/world.cc, ReplayShapeOf): each call's namespace and name
+  // are its row's, written per call.
+  bool names_per_call = false;
 };
 
 // `text` with every "{process}" replaced by the process number, written into `out` (whose

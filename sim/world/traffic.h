@@ -10,6 +10,8 @@
 
 #include <cstdint>
 #include <memory>
+#include <string_view>
+#include <unordered_map>
 
 #include "apf/base/virtual_time.h"
 #include "sim/engine/random.h"
@@ -77,6 +79,20 @@ class Replay {
   // Reads the next row; false when the source is exhausted.
   bool Next() { return source_->Next(&pending_); }
   ReplayRow& pending() { return pending_; }
+  ReplaySource& source() { return *source_; }
+  // The world's request (its index) for rows of `shape` (ReplayRow::shape), if it has one.
+  const int* FindShape(std::string_view shape) const {
+    const auto it = shapes_.find(shape);
+    return it == shapes_.end() ? nullptr : &it->second;
+  }
+  // Whether the cache holds kMaxShapes: rows of further shapes compile one by one, so
+  // that a trace whose every row differs keeps memory flat.
+  bool shapes_full() const { return shapes_.size() >= kMaxShapes; }
+  // Request `id` serves rows of `shape`, a view that must outlive the replay.
+  void AddShape(std::string_view shape, int id) { shapes_.emplace(shape, id); }
+  // Distinct requests a replay compiles once, apart from namespaces and names: a recorded
+  // trace has a few hundred (verbs, resources, queries), and each costs about 1 KB.
+  static constexpr std::size_t kMaxShapes = 4096;
   // The client of the pending row (-1: none of the scenario's clients).
   int client() const { return client_ >= 0 ? client_ : pending_.client; }
   // The process that sends the pending row, of a client whose processes are
@@ -91,6 +107,7 @@ class Replay {
   ReplayRow pending_;
   int client_;
   std::int64_t rows_ = 0;
+  std::unordered_map<std::string_view, int> shapes_;  // views of World::ReplayShape::key
 };
 
 // Generate and CallDone run for every call: inline.

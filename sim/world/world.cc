@@ -49,18 +49,53 @@ void World::IssueReplayed(apf::Nanos now, int g) {
   Replay& replay = *generators_[g].replay;
   const int client = replay.client();
   if (client >= 0) {
-    const std::uint32_t slot = replay_requests_.Acquire();
-    ReplayRequest& r = replay_requests_[slot];
-    std::swap(r.tmpl, replay.pending().request);
-    CompileRequest(r.tmpl, scenario_, service_time_, &r.compiled);
+    ReplayRow& row = replay.pending();
     const ClientSpec& spec = *clients_[client].spec;
-    r.compiled.call_options.max_retries = spec.client_go.max_retries;
-    r.compiled.call_options.timeout_ns = spec.client_go.timeout;
     const int process = replay.TakeProcess(clients_[client].first_process, spec.processes);
     ++replayed_calls_;
-    IssueCall(now, process, r.compiled, -1, 0, static_cast<int>(slot));
+    const int shape = ReplayShapeOf(replay, row, spec);
+    if (shape >= 0) {
+      const std::uint32_t names = replay_names_.Acquire();
+      replay_names_[names].namespace_name.assign(row.namespace_name);
+      replay_names_[names].name.assign(row.name);
+      IssueCall(now, process, *requests_[static_cast<std::size_t>(shape)], -1, names, -1);
+    } else {
+      const std::uint32_t slot = replay_requests_.Acquire();
+      ReplayRequest& r = replay_requests_[slot];
+      if (row.request_deferred) replay.source().FillRequest(&row);
+      std::swap(r.tmpl, row.request);
+      CompileRequest(r.tmpl, scenario_, service_time_, &r.compiled);
+      r.compiled.call_options.max_retries = spec.client_go.max_retries;
+      r.compiled.call_options.timeout_ns = spec.client_go.timeout;
+      IssueCall(now, process, r.compiled, -1, 0, static_cast<int>(slot));
+    }
   }
   if (replay.Next()) ScheduleGenerator(g, replay.pending().at);
+}
+
+// A replayed row with a shape (ReplayRow::shape) sends the world's request of that shape,
+// compiled at its first row; its namespace and name are the call's (ReplayNames). -1: the
+// row has none, or the replay's shapes are all taken, and it compiles on its own.
+int World::ReplayShapeOf(Replay& replay, ReplayRow& row, const ClientSpec& spec) {
+  if (row.shape.empty()) return -1;
+  if (const int* id = replay.FindShape(row.shape)) return *id;
+  if (replay.shapes_full()) return -1;
+  auto shape = std::make_unique<ReplayShape>();
+  if (row.request_deferred) replay.source().FillRequest(&row);
+  shape->tmpl = row.request;
+  shape->key.assign(row.shape);
+  auto compiled = std::make_unique<CompiledRequest>();
+  CompileRequest(shape->tmpl, scenario_, service_time_, compiled.get());
+  const int id = static_cast<int>(requests_.size());
+  compiled->id = id;
+  compiled->names_per_call = true;
+  compiled->call_options.max_retries = spec.client_go.max_retries;
+  compiled->call_options.timeout_ns = spec.client_go.timeout;
+  replay.AddShape(shape->key, id);
+  requests_.push_back(std::move(compiled));
+  free_sent_by_request_.emplace_back();
+  replay_shapes_.push_back(std::move(shape));
+  return id;
 }
 
 void World::OnGenerate(apf::Nanos now, int g) {
@@ -138,7 +173,9 @@ int World::IssueCall(apf::Nanos now, int process, const CompiledRequest& request
   }
   call.issued = now;
   call.attempt = -1;
-  call.namespace_index = NamespaceIndexOf(request, scenario_, namespace_draw);
+  call.namespace_index = request.names_per_call
+                             ? static_cast<std::uint32_t>(namespace_draw)
+                             : NamespaceIndexOf(request, scenario_, namespace_draw);
   if (informer) generators_[generator].informer_request = *informer;
   const Process& proc = processes_[process];
   const CallContext context{request.call_options, proc.bucket.get()};
@@ -168,10 +205,18 @@ inline void World::WriteRequestOf(const Call& call, const CompiledRequest& reque
                                   apf::RequestInfo* out) const {
   WriteCallRequest(request, scenario_, processes_[call.process].index, call.namespace_index, out);
   // Only the informer pattern's generator issues calls with an informer request.
-  if (call.generator >= 0 && generators_[call.generator].informer) {
-    const InformerRequest& informer = generators_[call.generator].informer_request;
-    out->query.continue_token = informer.continue_token;
-    if (informer.watch) out->query.timeout_seconds = informer.timeout_seconds;
+  if (call.generator >= 0) {
+    if (generators_[call.generator].informer) {
+      const InformerRequest& informer = generators_[call.generator].informer_request;
+      out->query.continue_token = informer.continue_token;
+      if (informer.watch) out->query.timeout_seconds = informer.timeout_seconds;
+    }
+  } else if (request.names_per_call) {
+    // A replayed shape's call: its row's namespace, and its name, or the one the shape
+    // took from a selector (CompileRequest) when the row has none.
+    const ReplayNames& names = replay_names_[call.namespace_index];
+    out->namespace_name = names.namespace_name;
+    out->name = names.name.empty() ? request.info.name : names.name;
   }
 }
 
@@ -685,7 +730,13 @@ void World::WriteFinishedRequest(const Call& call) {
 }
 
 inline void World::ReleaseCall(Call& call, int c) {
-  if (call.request < 0) replay_requests_.Release(static_cast<std::uint32_t>(-1 - call.request));
+  if (call.generator < 0) {  // a replayed row's call
+    if (call.request < 0) {
+      replay_requests_.Release(static_cast<std::uint32_t>(-1 - call.request));
+    } else {
+      replay_names_.Release(call.namespace_index);
+    }
+  }
   call.process = -1;
   ++call.generation;
   calls_.Release(static_cast<std::uint32_t>(c));

@@ -78,6 +78,9 @@ struct WorldOptions {
   // FlowControlSetup::event_configs of the scenario (by spec.events index; must outlive
   // the world); null when no event changes the flow-control objects.
   const std::vector<apf::FlowControlConfig>* event_configs = nullptr;
+  // Take the SHA-256 of every trace file as it is read, for InputSha256s (a run's
+  // provenance); off where no provenance is written.
+  bool input_sha256 = false;
 };
 
 class World : public EventHandler {
@@ -97,6 +100,9 @@ class World : public EventHandler {
   std::uint64_t attempts_total() const { return attempts_total_; }
   // Calls issued from replayed rows (trace traffic and spec.auditLog).
   std::int64_t replayed_calls() const { return replayed_calls_; }
+  // With WorldOptions::input_sha256: (file, SHA-256) of each file a replay took its digest
+  // of as it read, the rest of the file read now. Once, after the run: the replays are spent.
+  std::vector<std::pair<std::string, std::string>> InputSha256s();
   // The call slots made so far: at least the most calls that were pending at once (issued
   // and not finished: waiting in a client's rate limiter, in flight, or backing off). The
   // world's memory grows with it.
@@ -146,6 +152,8 @@ class World : public EventHandler {
   struct Call;
   struct Attempt;
   struct ReplayRequest;
+  struct ReplayShape;
+  struct ReplayNames;
   struct SentRequest;
   struct InformerRequestShape;
   class DispatchListener;
@@ -207,13 +215,15 @@ class World : public EventHandler {
 
   // Calls.
   // `informer`: what an informer's request writes into the call (its continue token or
-  // watch timeout).
+  // watch timeout). `namespace_draw` is a traffic pattern's draw, or for a replayed
+  // shape's call (CompiledRequest::names_per_call) its slot in replay_names_.
   int IssueCall(apf::Nanos now, int process, const CompiledRequest& request, int generator,
                 std::uint64_t namespace_draw, int replay_request = -1,
                 const InformerRequest* informer = nullptr);
   // Replay (trace traffic, spec.auditLog): a generator that issues a source's rows.
   void AddReplay(std::unique_ptr<ReplaySource> source, const TrafficSpec* traffic, int client);
   void IssueReplayed(apf::Nanos now, int g);
+  int ReplayShapeOf(Replay& replay, ReplayRow& row, const ClientSpec& spec);
   // --trace: whether an attempt is traced, and its line when it ends.
   void EmitTrace(int attempt);
   // A call's steps take the call with its slot `c`, as the attempt's do.
@@ -316,6 +326,8 @@ class World : public EventHandler {
   // --trace is on, so that a waiting call does not carry it.
   std::vector<std::uint64_t> call_serials_;
   SlotPool<ReplayRequest> replay_requests_;
+  std::vector<std::unique_ptr<ReplayShape>> replay_shapes_;  // compiled in requests_
+  SlotPool<ReplayNames> replay_names_;
   std::int64_t replayed_calls_ = 0;
   std::map<std::string, int> audit_clients_;  // identity key -> client (spec.auditLog)
   TrafficSpec audit_traffic_;

@@ -211,8 +211,11 @@ void World::BuildClients() {
         if (t.kind == TrafficSpec::Kind::kTrace) {
           // One reader per trace, whatever the number of processes.
           if (p == 0) {
-            AddReplay(std::make_unique<CsvTraceReader>(t.trace_file, spec.name, t.start), &t,
-                      static_cast<int>(ci));
+            AddReplay(
+                std::make_unique<CsvTraceReader>(t.trace_file, spec.name, t.start,
+                                                 options_.input_sha256 ? LineReader::Digest::kSha256
+                                                                       : LineReader::Digest::kNone),
+                &t, static_cast<int>(ci));
           }
           continue;
         }
@@ -269,6 +272,16 @@ void World::AddReplay(std::unique_ptr<ReplaySource> source, const TrafficSpec* t
   const int gi = static_cast<int>(generators_.size()) - 1;
   Replay& replay = *generators_[gi].replay;
   if (replay.Next()) ScheduleGenerator(gi, replay.pending().at);
+}
+
+std::vector<std::pair<std::string, std::string>> World::InputSha256s() {
+  std::vector<std::pair<std::string, std::string>> digests;
+  for (Generator& g : generators_) {
+    if (!g.replay) continue;
+    std::string sha = g.replay->source().FinishSha256();
+    if (!sha.empty()) digests.emplace_back(g.replay->source().file(), std::move(sha));
+  }
+  return digests;
 }
 
 std::optional<World::RequestDetails> World::DetailsOf(std::uint64_t request_id) const {

@@ -24,6 +24,19 @@ struct World::ReplayRequest {
   CompiledRequest compiled;
 };
 
+// The template of rows of one shape (ReplayRow::shape): the first row's, for the request
+// the shape compiles to in requests_, and the shape's text (the replay's cache key).
+struct World::ReplayShape {
+  RequestTemplate tmpl;
+  std::string key;
+};
+
+// A replayed shape's call: its row's namespace and name, which the shape leaves out.
+struct World::ReplayNames {
+  std::string namespace_name;
+  std::string name;
+};
+
 class World::DispatchListener : public apf::FlowControlListener {
  public:
   DispatchListener(World* world, int replica) : world_(world), replica_(replica) {}

@@ -7,9 +7,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   return fuzz_support::RunFuzzInput([&] {
     sim::CsvTraceReader reader(
         fuzz_support::WriteInputFile(fuzz_support::AsText(data, size), ".csv"), "controller",
-        5 * apf::kSecond);
+        5 * apf::kSecond, sim::LineReader::Digest::kSha256);
     sim::ReplayRow row;
-    while (reader.Next(&row)) {
-    }
+    while (reader.Next(&row)) reader.FillRequest(&row);
+    reader.FinishSha256();
   });
 }

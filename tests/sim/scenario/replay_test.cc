@@ -62,6 +62,19 @@ TEST_CASE("decimal seconds and RFC 3339 times parse exactly", "[replay]") {
   CHECK_FALSE(sim::ParseDecimalSeconds("-1"));
   CHECK_FALSE(sim::ParseDecimalSeconds("1e3"));
   CHECK_FALSE(sim::ParseDecimalSeconds(""));
+  CHECK_FALSE(sim::ParseDecimalSeconds("."));
+  CHECK_FALSE(sim::ParseDecimalSeconds("1.2.3"));
+  CHECK(sim::ParseDecimalSeconds(".5") == 500 * apf::kMillisecond);
+  CHECK(sim::ParseDecimalSeconds("3.") == 3 * apf::kSecond);
+  // Digits past nanoseconds are dropped, not rounded.
+  CHECK(sim::ParseDecimalSeconds("1.1234567899") == 1123456789);
+  CHECK(sim::ParseDecimalSeconds("0.000000000999") == 0);
+  // INT64_MAX nanoseconds (9223372036.854775807 s, ~292 years) is the most there is.
+  CHECK(sim::ParseDecimalSeconds("9223372035.999999999") == 9223372035999999999);
+  CHECK(sim::ParseDecimalSeconds("9223372036.854775807") == INT64_MAX);
+  CHECK_FALSE(sim::ParseDecimalSeconds("9223372036.854775808"));
+  CHECK_FALSE(sim::ParseDecimalSeconds("9223372037"));
+  CHECK_FALSE(sim::ParseDecimalSeconds("92233720370"));
   // 2026-12-02T10:05:00Z is 1796205900 s after the epoch (Python's datetime says so).
   CHECK(sim::ParseRfc3339("2026-12-02T10:05:00.123456Z") ==
         1796205900LL * apf::kSecond + 123456 * apf::kMicrosecond);

@@ -87,6 +87,8 @@ sim::RequestTemplate FromTraceRow(const Spelling& s, const std::string& dir) {
   sim::CsvTraceReader reader(file, "c", 0);
   sim::ReplayRow row;
   REQUIRE(reader.Next(&row));
+  REQUIRE(row.request_deferred);
+  reader.FillRequest(&row);
   return row.request;
 }
 
