@@ -52,7 +52,7 @@ class LineReader {
   std::FILE* file_ = nullptr;
   std::unique_ptr<char[]> buffer_;
   std::size_t capacity_ = 0;
-  std::size_t begin_ = 0;    // the unread bytes are [begin_, end_)
+  std::size_t begin_ = 0;  // the unread bytes are [begin_, end_)
   std::size_t end_ = 0;
   std::size_t scanned_ = 0;  // unread bytes known to hold no '\n'
   bool at_end_ = false;

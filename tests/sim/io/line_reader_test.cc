@@ -66,8 +66,8 @@ TEST_CASE("a line over the bound is refused with ReadInputLine's message", "[lin
   sim::LineReader reader(file, sim::LineReader::Digest::kNone);
   std::string_view line;
   REQUIRE(reader.Next(&line));
-  CHECK_THROWS_WITH(reader.Next(&line),
-                    Catch::Contains("t.csv:2:1") && Catch::Contains("line 2 is longer than 16 MiB"));
+  CHECK_THROWS_WITH(reader.Next(&line), Catch::Contains("t.csv:2:1") &&
+                                            Catch::Contains("line 2 is longer than 16 MiB"));
   // Exactly the bound is a line.
   std::ofstream(file, std::ios::binary) << std::string(sim::kMaxInputLineBytes, 'x') << "\n";
   CHECK(LinesOf(file).at(0).size() == sim::kMaxInputLineBytes);
