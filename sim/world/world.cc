@@ -62,15 +62,21 @@ void World::IssueReplayed(apf::Nanos now, int g) {
     } else {
       const std::uint32_t slot = replay_requests_.Acquire();
       ReplayRequest& r = replay_requests_[slot];
-      if (row.request_deferred) replay.source().FillRequest(&row);
-      std::swap(r.tmpl, row.request);
-      CompileRequest(r.tmpl, scenario_, service_time_, &r.compiled);
-      r.compiled.call_options.max_retries = spec.client_go.max_retries;
-      r.compiled.call_options.timeout_ns = spec.client_go.timeout;
+      CompileReplayed(replay, row, spec, &r.tmpl, &r.compiled);
       IssueCall(now, process, r.compiled, -1, 0, static_cast<int>(slot));
     }
   }
   if (replay.Next()) ScheduleGenerator(g, replay.pending().at);
+}
+
+// The pending row's request, taken into `tmpl` and compiled with its client's options.
+void World::CompileReplayed(Replay& replay, ReplayRow& row, const ClientSpec& spec,
+                            RequestTemplate* tmpl, CompiledRequest* compiled) {
+  if (row.request_deferred) replay.source().FillRequest(&row);
+  std::swap(*tmpl, row.request);
+  CompileRequest(*tmpl, scenario_, service_time_, compiled);
+  compiled->call_options.max_retries = spec.client_go.max_retries;
+  compiled->call_options.timeout_ns = spec.client_go.timeout;
 }
 
 // A replayed row with a shape (ReplayRow::shape) sends the world's request of that shape,
@@ -81,16 +87,12 @@ int World::ReplayShapeOf(Replay& replay, ReplayRow& row, const ClientSpec& spec)
   if (const int* id = replay.FindShape(row.shape)) return *id;
   if (replay.shapes_full()) return -1;
   auto shape = std::make_unique<ReplayShape>();
-  if (row.request_deferred) replay.source().FillRequest(&row);
-  shape->tmpl = row.request;
   shape->key.assign(row.shape);
   auto compiled = std::make_unique<CompiledRequest>();
-  CompileRequest(shape->tmpl, scenario_, service_time_, compiled.get());
+  CompileReplayed(replay, row, spec, &shape->tmpl, compiled.get());
   const int id = static_cast<int>(requests_.size());
   compiled->id = id;
   compiled->names_per_call = true;
-  compiled->call_options.max_retries = spec.client_go.max_retries;
-  compiled->call_options.timeout_ns = spec.client_go.timeout;
   replay.AddShape(shape->key, id);
   requests_.push_back(std::move(compiled));
   free_sent_by_request_.emplace_back();

@@ -224,6 +224,8 @@ class World : public EventHandler {
   void AddReplay(std::unique_ptr<ReplaySource> source, const TrafficSpec* traffic, int client);
   void IssueReplayed(apf::Nanos now, int g);
   int ReplayShapeOf(Replay& replay, ReplayRow& row, const ClientSpec& spec);
+  void CompileReplayed(Replay& replay, ReplayRow& row, const ClientSpec& spec,
+                       RequestTemplate* tmpl, CompiledRequest* compiled);
   // --trace: whether an attempt is traced, and its line when it ends.
   void EmitTrace(int attempt);
   // A call's steps take the call with its slot `c`, as the attempt's do.
