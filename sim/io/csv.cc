@@ -1,5 +1,9 @@
 #include "sim/io/csv.h"
 
+#include <bit>
+#include <cstdint>
+#include <cstring>
+
 #include "sim/io/input_file.h"
 
 namespace sim {
@@ -26,19 +30,49 @@ bool EndsInsideQuotes(std::string_view text) {
   return quoted;
 }
 
+namespace {
+
+// The bytes of `word` equal to `ch`, each as its top bit. The exact form of the "has a zero
+// byte" test (Hacker's Delight, 6-1): no carry crosses a byte, so no byte is reported that
+// is not equal.
+inline std::uint64_t BytesEqual(std::uint64_t word, char ch) {
+  constexpr std::uint64_t kLow7 = 0x7f7f7f7f7f7f7f7full;
+  const std::uint64_t x = word ^ (0x0101010101010101ull * static_cast<unsigned char>(ch));
+  return ~(((x & kLow7) + kLow7) | x | kLow7);
+}
+
+}  // namespace
+
 bool SplitUnquotedCsvRecord(std::string_view record, std::vector<std::string_view>* fields) {
   if (!record.empty() && record.back() == '\r') record.remove_suffix(1);
-  // A search per field (memchr) costs fewer instructions than a loop over the bytes. Only a
-  // quote that opens a field quotes (one inside a field is a character, as SplitCsvRecord
-  // reads it), so the field starts are all there is to test.
+  // Every trace row comes here. Commas are found eight bytes at a time (BytesEqual), which
+  // costs half the instructions of a memchr per field: the fields are short. Only a quote
+  // that opens a field quotes (one inside a field is a character, as SplitCsvRecord reads
+  // it), so the field starts are all there is to test.
   fields->clear();
-  for (;;) {
-    if (!record.empty() && record[0] == '"') return false;
-    const size_t comma = record.find(',');
-    fields->push_back(record.substr(0, comma));
-    if (comma == std::string_view::npos) return true;
-    record.remove_prefix(comma + 1);
+  const char* field = record.data();
+  const char* const end = field + record.size();
+  const auto end_field = [&](const char* comma) {
+    fields->emplace_back(field, comma - field);
+    field = comma + 1;
+    return field == end || *field != '"';
+  };
+  if (field != end && *field == '"') return false;
+  const char* p = field;
+  if constexpr (std::endian::native == std::endian::little) {  // byte i is bits 8i..8i+7
+    for (; end - p >= 8; p += 8) {
+      std::uint64_t word;
+      std::memcpy(&word, p, sizeof word);
+      for (std::uint64_t commas = BytesEqual(word, ','); commas != 0; commas &= commas - 1) {
+        if (!end_field(p + std::countr_zero(commas) / 8)) return false;
+      }
+    }
   }
+  for (; p != end; ++p) {
+    if (*p == ',' && !end_field(p)) return false;
+  }
+  fields->emplace_back(field, end - field);
+  return true;
 }
 
 std::string CsvField(std::string_view value) {

@@ -41,6 +41,40 @@ TEST_CASE("SplitCsvRecord reads RFC 4180 quoting and keeps a quote inside a fiel
   CHECK(f == values);
 }
 
+TEST_CASE("SplitUnquotedCsvRecord splits as SplitCsvRecord does, eight bytes at a time", "[csv]") {
+  std::vector<std::string_view> views;
+  std::vector<std::string> strings;
+  // Fields of every length from 0 to 19 put commas at every offset of an eight-byte word,
+  // and records from 0 to 40 bytes end in every part of one: the word loop and the byte
+  // loop after it must both find each comma once, in order.
+  for (size_t width = 0; width < 20; ++width) {
+    for (size_t count = 1; count <= 5; ++count) {
+      std::string record;
+      for (size_t i = 0; i < count; ++i) {
+        if (i > 0) record += ',';
+        record += std::string(width, static_cast<char>('a' + i));
+      }
+      INFO(record);
+      REQUIRE(sim::SplitUnquotedCsvRecord(record, &views));
+      REQUIRE(sim::SplitCsvRecord(record, &strings));
+      CHECK(std::vector<std::string>(views.begin(), views.end()) == strings);
+      CHECK(views.size() == count);
+    }
+  }
+  REQUIRE(sim::SplitUnquotedCsvRecord("0.5,,get,,pods,ns-1,,limit=500,\r", &views));
+  CHECK(views ==
+        std::vector<std::string_view>{"0.5", "", "get", "", "pods", "ns-1", "", "limit=500", ""});
+  REQUIRE(sim::SplitUnquotedCsvRecord("", &views));
+  CHECK(views == std::vector<std::string_view>{""});
+  // A quote inside a field is a character; one that opens a field, in the first word, at
+  // a word's end or in the tail, hands the record to SplitCsvRecord.
+  REQUIRE(sim::SplitUnquotedCsvRecord("say \"hi\",x", &views));
+  CHECK(views == std::vector<std::string_view>{"say \"hi\"", "x"});
+  CHECK_FALSE(sim::SplitUnquotedCsvRecord("\"a,b\",c", &views));
+  CHECK_FALSE(sim::SplitUnquotedCsvRecord("1234567,\"a\"", &views));
+  CHECK_FALSE(sim::SplitUnquotedCsvRecord("123456789012345678,\"a\"", &views));
+}
+
 TEST_CASE("ReadCsvRecord joins the lines of a quoted line break", "[csv]") {
   std::istringstream in("a,\"two\nlines\",c\nnext,row\n\"open\n");
   std::string record;

@@ -75,6 +75,16 @@ TEST_CASE("decimal seconds and RFC 3339 times parse exactly", "[replay]") {
   CHECK_FALSE(sim::ParseDecimalSeconds("9223372036.854775808"));
   CHECK_FALSE(sim::ParseDecimalSeconds("9223372037"));
   CHECK_FALSE(sim::ParseDecimalSeconds("92233720370"));
+  CHECK_FALSE(sim::ParseDecimalSeconds("99999999999999999999999"));  // would wrap an int64
+  // Leading zeros are not digits of the magnitude: eleven of them are still a small time.
+  CHECK(sim::ParseDecimalSeconds("00000000000001.5") == 1500 * apf::kMillisecond);
+  CHECK(sim::ParseDecimalSeconds("0009223372036.854775807") == INT64_MAX);
+  CHECK(sim::ParseDecimalSeconds("000") == 0);
+  // What follows the ninth fraction digit must still be digits.
+  CHECK_FALSE(sim::ParseDecimalSeconds("1.1234567891x"));
+  CHECK_FALSE(sim::ParseDecimalSeconds("1.123456789."));
+  CHECK_FALSE(sim::ParseDecimalSeconds("1.12x"));
+  CHECK_FALSE(sim::ParseDecimalSeconds("1 "));
   // 2026-12-02T10:05:00Z is 1796205900 s after the epoch (Python's datetime says so).
   CHECK(sim::ParseRfc3339("2026-12-02T10:05:00.123456Z") ==
         1796205900LL * apf::kSecond + 123456 * apf::kMicrosecond);
