@@ -64,6 +64,9 @@ std::vector<FlagSpec> BuildTable() {
       {"jobs", 'j', V::kInt, "N", kScenarioCommands, "runs at once (default: one per core)"},
       {"set", 0, V::kTextList, "PATH=VALUE", "run check compare sweep",
        "override a scenario value in every run (repeatable)"},
+      {"set", 0, V::kTextList, "PATH=VALUE", "tune",
+       "search from the scenario with this value (repeatable): every candidate's runs and the "
+       "compare at the end have it; the fix does not include it"},
       {"after-set", 0, V::kTextList, "PATH=VALUE", "compare",
        "override a value in the after run only (repeatable)"},
       {"before-set", 0, V::kTextList, "PATH=VALUE", "compare",

@@ -40,17 +40,14 @@ int RunTuneCommand(const Args& args) {
   }
   const ScenarioFlags flags = ScenarioFlagsFrom(values);
   TuneRequest request;
-  request.scenario_file = flags.scenario();
-  request.out_dir = flags.out;
-  request.budget = values["budget"].as<int>();
+  FillRequest(flags, request);  // the scenario, --out, --set, --seeds, --jobs, the run budget
+  request.max_runs = values["budget"].as<int>();
   if (values.count("only-levels")) {
     request.only_levels = Split(values["only-levels"].as<std::string>(), ',', EmptyParts::kSkip);
   }
   request.no_fence = values["no-fence"].as<bool>();
   request.keep_flags = values["keep-flags"].as<bool>();
-  request.run_budget = flags.budget;
-  request.seeds = flags.seeds.empty() ? std::vector<std::uint64_t>{1, 2, 3} : flags.seeds;
-  request.jobs = flags.jobs;
+  if (request.seeds.empty()) request.seeds = {1, 2, 3};
   request.compare = !values["no-compare"].as<bool>();
   if (values.count("time-budget")) {
     const std::string text = values["time-budget"].as<std::string>();

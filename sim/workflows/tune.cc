@@ -487,9 +487,10 @@ json Tuner::Judge(const Candidate& c, std::size_t index, Score* score, bool* hol
                  {"steps", StepsMoved(c)}};
   RunRequest run;
   run.scenario_file = request_.scenario_file;
+  run.overrides = request_.overrides;
   run.quiet = true;
   run.write_timelines = false;
-  run.budget = request_.run_budget;
+  run.budget = request_.budget;
   ResolvedRun resolved;
   try {
     if (c.fence >= 0 || !c.steps.empty()) {
@@ -518,7 +519,7 @@ json Tuner::Judge(const Candidate& c, std::size_t index, Score* score, bool* hol
   std::size_t next = 0;
   bool failed = false;
   while (next < seeds.size() && !failed) {
-    const int left = request_.budget - spent_;
+    const int left = request_.max_runs - spent_;
     if (left <= 0) break;
     const std::size_t batch = std::min<std::size_t>(
         {seeds.size() - next, static_cast<std::size_t>(ThreadsFor(request_.jobs, seeds.size())),
@@ -618,7 +619,7 @@ void Tuner::Progress(std::size_t candidates, const json* best, bool clear) {
   if (now < next_progress_seconds_) return;
   std::string line = fmt::format("tune {}: {} candidate{}, {} of {} runs, {}",
                                  baseline_.scenario.name, candidates, candidates == 1 ? "" : "s",
-                                 spent_, request_.budget, FormatClock(now - start_seconds_));
+                                 spent_, request_.max_runs, FormatClock(now - start_seconds_));
   if (best) {
     const json& score = (*best)["score"];
     line += fmt::format("; best so far: candidate {} ({} of {} seeds, margin {:.4g})",
@@ -652,6 +653,7 @@ std::string DescribeChange(const json& change) {
 TuneOutcome Tuner::Run() {
   RunInputs inputs;
   inputs.scenario_file = request_.scenario_file;
+  inputs.overrides = request_.overrides;
   baseline_ = ResolveRunInputs(inputs);
   // Where the search started from, as summary.json records a run's; the seeds it judged
   // on are tune.json's own "seeds", so the scenario's default seed is left out.
@@ -664,7 +666,7 @@ TuneOutcome Tuner::Run() {
   if (request_.seeds.empty()) {
     throw InputError({"--seeds", 0, 0}, "", "no seeds to judge the candidates on");
   }
-  if (request_.budget < 1) throw InputError({"--budget", 0, 0}, "", "at least 1 run");
+  if (request_.max_runs < 1) throw InputError({"--budget", 0, 0}, "", "at least 1 run");
   if (request_.time_budget_seconds < 0) {
     throw InputError({"--time-budget", 0, 0}, "", "must not be negative");
   }
@@ -716,7 +718,7 @@ TuneOutcome Tuner::Run() {
   bool best_holds = false;
   std::size_t best_index = 0;
   bool out_of_time = false;
-  while (!frontier.empty() && spent_ < request_.budget) {
+  while (!frontier.empty() && spent_ < request_.max_runs) {
     const Candidate c = frontier.begin()->second;
     const Score parent = std::get<2>(frontier.begin()->first);
     frontier.erase(frontier.begin());
@@ -780,6 +782,7 @@ TuneOutcome Tuner::Run() {
   try {
     RunInputs check;
     check.scenario_file = request_.scenario_file;
+    check.overrides = request_.overrides;
     check.overlay_files = {dir_ + "/check-overlay.yaml"};
     ResolveRunInputs(check);
   } catch (const InputError& e) {
@@ -802,7 +805,7 @@ TuneOutcome Tuner::Run() {
                    "steps moved, parent's score); each candidate judged over the seeds in order "
                    "and dropped at its first failing seed"},
                   {"seeds", request_.seeds},
-                  {"budget", request_.budget},
+                  {"budget", request_.max_runs},
                   {"budgetSpent", spent_},
                   {"result", result},
                   {"holds", best_holds},
@@ -840,11 +843,11 @@ TuneOutcome Tuner::Run() {
   if (best_holds) {
     outcome.message =
         fmt::format("a fix that holds on every one of {} ({} candidates, {} of {} runs):\n{}",
-                    seeds_text, tried.size(), spent_, request_.budget, changes);
+                    seeds_text, tried.size(), spent_, request_.max_runs, changes);
   } else {
     outcome.message =
         fmt::format("no candidate held on every one of {} ({} candidates, {} of {} runs{})",
-                    seeds_text, tried.size(), spent_, request_.budget, why_stopped);
+                    seeds_text, tried.size(), spent_, request_.max_runs, why_stopped);
     // What blocks the goal: the assertion the closest candidate failed, how far it missed,
     // and how many of the candidates judged failed the same one.
     if (best && tried[best_index].contains("failedAssertion")) {
@@ -901,11 +904,12 @@ TuneOutcome Tuner::Run() {
   if (request_.compare && interrupted_ == 0) {
     CompareRequest compare;
     compare.scenario_file = request_.scenario_file;
+    compare.overrides = request_.overrides;
     compare.overlay_files = {request_.out_dir + "/check-overlay.yaml"};
     compare.seeds = request_.seeds;
     compare.jobs = request_.jobs;
     compare.out_dir = request_.out_dir;
-    compare.budget = request_.run_budget;
+    compare.budget = request_.budget;
     try {
       RunCompare(compare);
     } catch (const RunInterrupted& e) {

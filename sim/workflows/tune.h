@@ -40,15 +40,19 @@ namespace sim {
 
 struct TuneRequest {
   std::string scenario_file;
+  // --set: the scenario the search starts from, for every run it makes and for the compare
+  // at the end. The values are not part of the fix: fix.yaml and check-overlay.yaml hold
+  // only what the search changed.
+  std::vector<std::string> overrides;
   std::vector<std::uint64_t> seeds;      // judged in this order
-  int budget = 200;                      // runs, the compare at the end not counted
+  int max_runs = 200;                    // --budget: runs, the compare at the end not counted
   int jobs = 0;                          // runs at once (0: one per core)
   std::string out_dir;                   // required: DIR/fix.yaml, DIR/tune.json, DIR/compare.json
   std::vector<std::string> only_levels;  // --only-levels: the levels that may change
   bool no_fence = false;                 // --no-fence
   bool keep_flags = false;               // --keep-flags: the apiservers' flags stay
   bool compare = true;   // run the scenario before and after the fix (DIR/compare.json)
-  RunBudget run_budget;  // each run's --max-events and --max-wall-time
+  RunBudget budget;      // each run's --max-events and --max-wall-time
   // --time-budget: wall seconds the search may take, checked between candidates (0: no
   // limit). Unlike `budget` it makes the result depend on the machine's speed.
   double time_budget_seconds = 0;

@@ -42,7 +42,7 @@ sim::TuneRequest Request(const std::string& scenario, const std::string& out_dir
   sim::TuneRequest request;
   request.scenario_file = scenario;
   request.seeds = {1, 2, 3};
-  request.budget = 300;
+  request.max_runs = 300;
   request.jobs = jobs;
   request.out_dir = out_dir;
   request.compare = false;
@@ -200,7 +200,7 @@ TEST_CASE("tune on a goal nothing can meet spends the budget and writes the clos
   const std::string scenario = scratch.File("impossible.yaml");
   std::ofstream(scenario) << text;
   sim::TuneRequest request = Request(scenario, scratch.File("tune"), 2);
-  request.budget = 20;
+  request.max_runs = 20;
   const sim::TuneOutcome outcome = sim::RunTune(request);
   CHECK_FALSE(outcome.holds);
   CHECK(outcome.runs_spent == 20);
@@ -219,7 +219,7 @@ TEST_CASE("tune on a goal nothing can meet spends the budget and writes the clos
 TEST_CASE("tune names the assertion that blocks an unreachable goal, with its margin", "[tune]") {
   const ScratchDir scratch("apfsim-tune-blocked");
   sim::TuneRequest request = Request(ImpossibleGoal(scratch), scratch.File("tune"), 2);
-  request.budget = 5;
+  request.max_runs = 5;
   const sim::TuneOutcome outcome = sim::RunTune(request);
   CHECK_FALSE(outcome.holds);
   CHECK(outcome.tune["result"] == "budget");
@@ -251,7 +251,7 @@ TEST_CASE("tune names the assertion that blocks an unreachable goal, with its ma
 TEST_CASE("tune's progress line gives candidates, runs and the best so far every 10 s", "[tune]") {
   const ScratchDir scratch("apfsim-tune-progress");
   sim::TuneRequest request = Request(ImpossibleGoal(scratch), scratch.File("tune"), 1);
-  request.budget = 6;
+  request.max_runs = 6;
   // A fake clock 4 s further on at every reading: read at the start (0 s) and after each
   // candidate (4, 8, 12, 16, 20, 24 s), so plain lines come after the third (12 s, past 10 s)
   // and the fifth (20 s) candidates, and not after the sixth (24 s < 30 s).
@@ -343,4 +343,25 @@ TEST_CASE("tune refuses a scenario without spec.expect", "[tune]") {
   const std::string scenario =
       (fs::path(APFSIM_SOURCE_DIR) / "tests" / "fixtures" / "sweep" / "mini-drift.yaml").string();
   CHECK_THROWS_AS(sim::RunTune(Request(scenario, scratch.File("tune"), 1)), sim::InputError);
+}
+
+TEST_CASE("tune --set searches from the changed scenario and leaves the value out of the fix",
+          "[tune]") {
+  const ScratchDir scratch("apfsim-tune-set");
+  // Cut to 1 s, the run ends before the sweep's first LIST (start: 2s): nothing is rejected,
+  // Argo CD's GETs and the human's LISTs meet no queue, so the scenario as given already
+  // meets its goal and the first candidate, no change, holds: one run on each of 3 seeds.
+  sim::TuneRequest request = Request(kFixture.string(), scratch.File("tune"), 2);
+  request.overrides = {"duration=1s"};
+  const sim::TuneOutcome outcome = sim::RunTune(request);
+  REQUIRE(outcome.holds);
+  CHECK(outcome.candidates == 1);
+  CHECK(outcome.runs_spent == 3);
+  CHECK(outcome.tune["candidates"][0]["changes"].empty());
+  // Recorded where the search started from, as a run's summary.json records its --set.
+  CHECK(outcome.tune["provenance"]["sets"] == nlohmann::json::array({"duration=1s"}));
+  // The fix holds only what the search changed: none of the --set value.
+  const std::string overlay = ReadFile(scratch.File("tune") + "/check-overlay.yaml");
+  CHECK(overlay.find("duration") == std::string::npos);
+  CHECK(ReadFile(scratch.File("tune") + "/fix.yaml").find("duration") == std::string::npos);
 }
