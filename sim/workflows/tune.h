@@ -51,8 +51,8 @@ struct TuneRequest {
   std::vector<std::string> only_levels;  // --only-levels: the levels that may change
   bool no_fence = false;                 // --no-fence
   bool keep_flags = false;               // --keep-flags: the apiservers' flags stay
-  bool compare = true;   // run the scenario before and after the fix (DIR/compare.json)
-  RunBudget budget;      // each run's --max-events and --max-wall-time
+  bool compare = true;  // run the scenario before and after the fix (DIR/compare.json)
+  RunBudget budget;     // each run's --max-events and --max-wall-time
   // --time-budget: wall seconds the search may take, checked between candidates (0: no
   // limit). Unlike `budget` it makes the result depend on the machine's speed.
   double time_budget_seconds = 0;
