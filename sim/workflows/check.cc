@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <iostream>
 #include <optional>
+#include <set>
 
 #include "sim/io/input_error.h"
 #include "sim/io/output_set.h"
@@ -53,6 +54,10 @@ void RunChecks(const CheckRequest& checking, const std::string& label, ScenarioC
   if (!checking.out.empty()) request.out_dir = checking.out + "/" + FileStem(check.file);
   const ResolvedRun resolved = ResolveRunInputs(request);
   check.name = resolved.scenario.name;
+  if (!checking.quiet) {
+    std::set<std::string> shown;
+    PrintRunWarnings(resolved, &shown);
+  }
   // The live line is cleared (the meter goes out of scope) before the verdicts.
   ProgressMeter progress(checking.progress, checking.quiet, label + check.name);
   if (progress.shown()) request.progress = &progress;

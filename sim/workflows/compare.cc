@@ -7,6 +7,7 @@
 #include <cmath>
 #include <filesystem>
 #include <optional>
+#include <set>
 
 #include "sim/io/input_error.h"
 #include "sim/io/output_file.h"
@@ -488,6 +489,11 @@ CompareOutcome RunCompare(const CompareRequest& request) {
                          request.after_overrides.end());
   after.seed = resolved_before.scenario.seed;
   const ResolvedRun resolved_after = ResolveRunInputs(after);
+  // Both runs are quiet; their warnings (an edit put back, traffic after the end) are
+  // named here, once each: the sides mostly share them.
+  std::set<std::string> shown;
+  PrintRunWarnings(resolved_before, &shown);
+  PrintRunWarnings(resolved_after, &shown);
   // A run with spec.events against one without (the fix applied mid-incident against no
   // fix): the one without is measured from the other's first event, and an event window is
   // the same part of both runs.

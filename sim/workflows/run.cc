@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <set>
 
 #include "sim/io/duration.h"
 #include "sim/io/input_error.h"
@@ -144,7 +145,8 @@ RunOutcome RunScenario(const ResolvedRun& resolved, const RunRequest& request) {
   if (request.openmetrics) report.EnableOpenMetrics(*request.openmetrics);
   const WallClock::time_point wall_start = WallClock::now();
   if (!request.quiet) {
-    for (const std::string& w : resolved.warnings) std::fprintf(stderr, "%s\n", w.c_str());
+    std::set<std::string> shown;
+    PrintRunWarnings(resolved, &shown);
     const std::string warning = LargeRunWarning(scenario, EstimateWork(scenario));
     if (!warning.empty()) std::fprintf(stderr, "%s\n", warning.c_str());
     for (const std::string& w : ClientOverloadWarnings(scenario))

@@ -1,5 +1,6 @@
 #include "sim/workflows/run_inputs.h"
 
+#include <cstdio>
 #include <utility>
 
 #include "sim/io/duration.h"
@@ -109,6 +110,12 @@ ResolvedRun ResolveRunInputs(const RunInputs& inputs) {
                       run.flow_control.reset_warnings.end());
   std::erase_if(run.scenario.marks, [&](const Mark& m) { return m.at > run.scenario.duration; });
   return run;
+}
+
+void PrintRunWarnings(const ResolvedRun& run, std::set<std::string>* shown) {
+  for (const std::string& w : run.warnings) {
+    if (shown->insert(w).second) std::fprintf(stderr, "%s\n", w.c_str());
+  }
 }
 
 }  // namespace sim

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,13 @@ struct ResolvedRun {
 
 // Throws InputError on bad input (the field of an --interval error is "--interval").
 ResolvedRun ResolveRunInputs(const RunInputs& inputs);
+
+// Writes `run.warnings` to standard error, one a line, skipping those already in `shown`
+// (and adding the rest): what `apfsim run` prints before it starts, for the commands that
+// resolve several runs quietly (check, compare, sweep, tune), so that an edit the config
+// producer puts back is named once per command, not once per seed or grid point, and
+// never silently.
+void PrintRunWarnings(const ResolvedRun& run, std::set<std::string>* shown);
 
 }  // namespace sim
 

@@ -365,6 +365,7 @@ SweepOutcome RunSweep(const SweepRequest& request) {
   // every shard alike, before any of them spends time running.
   std::string scenario_name;
   std::vector<apf::Nanos> durations(grid.size());
+  std::set<std::string> warnings_shown;  // the points mostly share their warnings
   for (std::size_t i = 0; i < grid.size(); ++i) {
     // Loading a large grid takes a while: a signal stops it as it stops a run.
     if (const int signal_number = PendingInterrupt(); signal_number != 0) {
@@ -374,6 +375,7 @@ SweepOutcome RunSweep(const SweepRequest& request) {
                                        SignalName(signal_number), i, grid.size()));
     }
     const ResolvedRun resolved = ResolveRunInputs(inputs_of(i));
+    if (!request.quiet) PrintRunWarnings(resolved, &warnings_shown);
     scenario_name = resolved.scenario.name;
     durations[i] = resolved.scenario.duration;
   }

@@ -655,6 +655,9 @@ TuneOutcome Tuner::Run() {
   inputs.scenario_file = request_.scenario_file;
   inputs.overrides = request_.overrides;
   baseline_ = ResolveRunInputs(inputs);
+  // The candidates' runs are quiet: what the scenario itself warns about is said once.
+  std::set<std::string> shown;
+  PrintRunWarnings(baseline_, &shown);
   // Where the search started from, as summary.json records a run's; the seeds it judged
   // on are tune.json's own "seeds", so the scenario's default seed is left out.
   provenance_ = RunProvenance(inputs, baseline_);
