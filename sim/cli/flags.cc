@@ -9,6 +9,7 @@
 #include "sim/io/duration.h"
 #include "sim/io/input_error.h"
 #include "sim/workflows/seed_list.h"
+#include "sim/workflows/trace_size.h"
 
 namespace po = boost::program_options;
 
@@ -96,6 +97,20 @@ std::vector<FlagSpec> BuildTable() {
        "upper-bound spec.expect on rejected.* and waitSeconds.*, else rejected=0)"},
       {"trace", 0, V::kText, "NAME", "run", "write trace.jsonl for this client or priority level",
        "", C::kLevel},
+      // What --trace writes (sim/world/trace_filter.h) and how much (sim/workflows/trace_size.h).
+      {"trace-window", 0, V::kText, "FROM..TO", "run",
+       "with --trace: only the attempts that arrive in this part of the run, FROM inclusive, "
+       "TO exclusive (one that ends after TO is kept whole), e.g. 6m..8m or event:0..+2m"},
+      {"trace-sample", 0, V::kText, "FRACTION", "run",
+       "with --trace: only this fraction of the calls, each with all its tries, chosen from "
+       "the seed and the call's number (no other output changes), e.g. 0.1"},
+      {"trace-flow", 0, V::kTextList, "NAME", "run",
+       "with --trace: only the attempts whose flow distinguisher (a user or namespace, "
+       "trace.jsonl's \"distinguisher\") is NAME (repeatable)"},
+      {"trace-max-bytes", 0, V::kCount, "BYTES", "run",
+       "refuse to start when trace.jsonl is estimated above this size (the estimate is "
+       "printed before the run; 0: no limit)",
+       std::to_string(kDefaultTraceMaxBytes)},
       {"shard", 0, V::kText, "I/N", "sweep",
        "run only the grid points whose index is I modulo N (I from 0) and write "
        "sweep.part-I-of-N.csv; join the parts with `apfsim sweep merge`"},

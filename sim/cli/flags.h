@@ -5,8 +5,8 @@
 // (sim/cli/help_generators.h) are written from it, so a flag is described once.
 //
 // Adding a flag is one row of FlagTable() in sim/cli/flags.cc:
-//   {"trace-window", 0, FlagValue::kText, "FROM..TO", "run compare",
-//    "write trace.jsonl only for calls in this part of the run, e.g. 6m..8m"},
+//   {"trace-window", 0, FlagValue::kText, "FROM..TO", "run",
+//    "with --trace: only the attempts that arrive in this part of the run, ..."},
 // A flag every scenario command shares names all five commands and, when its value is
 // common to them, gets a field in ScenarioFlags, filled in ScenarioFlagsFrom. A flag whose
 // meaning differs between commands gets one row per meaning, each naming its commands (see

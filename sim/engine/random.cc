@@ -35,6 +35,14 @@ Random::Random(std::uint64_t seed, std::string_view stream) {
   for (auto& word : state_) word = SplitMix64(mixed);
 }
 
+double UniformAt(std::uint64_t seed, std::string_view stream, std::uint64_t n) {
+  std::uint64_t x = seed;
+  // SplitMix64's state after n steps from the key is key + n * its increment, so the nth
+  // output needs no loop.
+  std::uint64_t state = (SplitMix64(x) ^ Fnv1a64(stream)) + n * 0x9E3779B97F4A7C15ULL;
+  return static_cast<double>(SplitMix64(state) >> 11) * 0x1.0p-53;
+}
+
 Random Random::FromState(std::uint64_t s0, std::uint64_t s1, std::uint64_t s2, std::uint64_t s3) {
   Random r(0);
   r.state_[0] = s0;

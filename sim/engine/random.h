@@ -60,6 +60,12 @@ class Random {
   double spare_normal_ = 0;
 };
 
+// A number in [0, 1) fixed by (seed, stream, n) alone, not drawn from any stream: a
+// decision made from it (which calls --trace-sample keeps) changes no other number of the
+// run, and the same n gets the same number whatever was decided before it. It is the
+// (n+1)th output of SplitMix64 from a key mixed of the seed and the stream's name.
+double UniformAt(std::uint64_t seed, std::string_view stream, std::uint64_t n);
+
 // The z-score of the 99th percentile of the standard normal distribution.
 inline constexpr double kNormalZ99 = 2.3263478740408408;
 

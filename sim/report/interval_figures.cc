@@ -29,9 +29,9 @@ double P99Seconds(const LatencyHistogram& h) { return apf::ToSeconds(h.Quantile(
 
 }  // namespace
 
-ReportWindow ParseReportWindow(const std::string& text) {
+ReportWindow ParseReportWindow(const std::string& text, const std::string& flag) {
   auto fail = [&](const std::string& why) -> ReportWindow {
-    throw InputError({"--window", 0, 0}, "", why);
+    throw InputError({flag, 0, 0}, "", why);
   };
   constexpr std::string_view kEvent = "event:";
   std::string_view range(text);
@@ -81,9 +81,10 @@ ReportWindow ParseReportWindow(const std::string& text) {
 }
 
 ReportWindow ResolveReportWindow(const ReportWindow& window,
-                                 const std::vector<apf::Nanos>& event_times, apf::Nanos duration) {
+                                 const std::vector<apf::Nanos>& event_times, apf::Nanos duration,
+                                 const std::string& flag) {
   auto fail = [&](const std::string& why) -> ReportWindow {
-    throw InputError({"--window", 0, 0}, "", why);
+    throw InputError({flag, 0, 0}, "", why);
   };
   ReportWindow out{window.from, window.to, std::nullopt};
   std::string named;  // how the message names the window's ends

@@ -33,15 +33,17 @@ struct ReportWindow {
 
 // Parses "6m..8m" (durations as a scenario writes them, sim/io/duration.h), or relative to
 // an event "event:0..+2m", "event:1:-30s..+2m" ("event:FROM..TO" is event 0; an offset may
-// carry a sign); FROM must be before TO. Throws InputError with field "--window" otherwise.
-ReportWindow ParseReportWindow(const std::string& text);
+// carry a sign); FROM must be before TO. Throws InputError with field `flag` otherwise
+// (--trace-window reads the same grammar).
+ReportWindow ParseReportWindow(const std::string& text, const std::string& flag = "--window");
 
 // The window as instants of a run whose spec.events are at `event_times` (after --set and
 // overlays) and which lasts `duration`: an event window is moved to its event's time. Throws
-// InputError with field "--window" when the event does not exist (or there is none), when
-// the window starts before the run or ends past its end.
+// InputError with field `flag` when the event does not exist (or there is none), when the
+// window starts before the run or ends past its end.
 ReportWindow ResolveReportWindow(const ReportWindow& window,
-                                 const std::vector<apf::Nanos>& event_times, apf::Nanos duration);
+                                 const std::vector<apf::Nanos>& event_times, apf::Nanos duration,
+                                 const std::string& flag = "--window");
 
 // The largest value of a per-interval figure and the start of the first interval that had
 // it (no start while the value is 0: nothing happened).

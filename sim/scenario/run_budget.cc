@@ -41,21 +41,45 @@ double SweepCalls(const Scenario& scenario, const TrafficSpec& t) {
   return 1;
 }
 
-double TrafficCalls(const Scenario& scenario, const TrafficSpec& t) {
+// The length of [a0, a1) and [b0, b1) in common, in seconds.
+double OverlapSeconds(apf::Nanos a0, apf::Nanos a1, apf::Nanos b0, apf::Nanos b1) {
+  return Seconds(std::max<apf::Nanos>(0, std::min(a1, b1) - std::max(a0, b0)));
+}
+
+}  // namespace
+
+double TrafficCallsIn(const Scenario& scenario, const TrafficSpec& t, apf::Nanos from,
+                      apf::Nanos to) {
   const apf::Nanos stop = std::min(t.stop, scenario.duration);
   if (stop <= t.start) return 0;
   const double active = Seconds(stop - t.start);
+  const double in_window = OverlapSeconds(t.start, stop, from, to);
   switch (t.kind) {
     case TrafficSpec::Kind::kPoisson:
     case TrafficSpec::Kind::kConstant:
-      return t.rate * active;
-    case TrafficSpec::Kind::kSweep:
-      return t.every > 0 ? SweepCalls(scenario, t) * std::ceil(active / Seconds(t.every)) : 0;
+      return t.rate * in_window;
+    case TrafficSpec::Kind::kSweep: {
+      if (t.every <= 0) return 0;
+      const double periods = std::ceil(active / Seconds(t.every));
+      const double calls = SweepCalls(scenario, t);
+      // A period's calls are spread evenly over `within` from its start (sim/world/traffic.h),
+      // so a window holds the part of each period's spread it overlaps; past a million
+      // periods, the share of the run the window covers stands in.
+      if (from <= t.start && to >= stop) return calls * periods;
+      if (periods > 1e6) return calls * periods * in_window / active;
+      double share = 0;
+      for (apf::Nanos s = t.start; s < stop; s += t.every) {
+        share += t.within > 0 ? OverlapSeconds(s, s + t.within, from, to) / Seconds(t.within)
+                              : (s >= from && s < to ? 1.0 : 0.0);
+      }
+      return calls * share;
+    }
     case TrafficSpec::Kind::kClosedLoop: {
       // Each worker runs its sequence, then thinks; a millisecond per call stands in for
       // the answer's latency, which only the run knows.
       const double cycle = MeanSeconds(t.think) + 1e-3 * static_cast<double>(t.calls.size());
-      return static_cast<double>(t.workers) * static_cast<double>(t.calls.size()) * active / cycle;
+      return static_cast<double>(t.workers) * static_cast<double>(t.calls.size()) * in_window /
+             cycle;
     }
     case TrafficSpec::Kind::kInformer:
     case TrafficSpec::Kind::kWatch:
@@ -63,6 +87,12 @@ double TrafficCalls(const Scenario& scenario, const TrafficSpec& t) {
       return 0;  // a few calls per watch period; a trace's rows are in its file
   }
   return 0;
+}
+
+namespace {
+
+double TrafficCalls(const Scenario& scenario, const TrafficSpec& t) {
+  return TrafficCallsIn(scenario, t, 0, scenario.duration);
 }
 
 }  // namespace

@@ -36,6 +36,12 @@ struct WorkEstimate {
 };
 WorkEstimate EstimateWork(const Scenario& scenario);
 
+// The calls one process of a client issues from traffic `t` within [from, to) of the run
+// (all of EstimateWork's figure for a client is the sum over its traffic from 0 to the
+// run's end, times its processes).
+double TrafficCallsIn(const Scenario& scenario, const TrafficSpec& t, apf::Nanos from,
+                      apf::Nanos to);
+
 // Above this many calls a run takes minutes even at full speed: warn before starting.
 inline constexpr double kLargeRunCalls = 1e9;
 

@@ -29,6 +29,10 @@ ReplicationsOutcome RunReplications(const ResolvedRun& resolved, const RunReques
       std::fprintf(stderr, "%s (for each of the %zu seeds)\n", warning.c_str(), seeds.size());
     }
   }
+  // Refused before the first seed runs; each seed's run checks again, quietly.
+  const std::string trace_size =
+      CheckTraceSize(resolved, request, fmt::format("for each of the {} seeds", seeds.size()));
+  if (!request.quiet && !trace_size.empty()) std::fprintf(stderr, "%s\n", trace_size.c_str());
   // The seeds' folders and replications.json are one output set: a run stopped between two
   // seeds (SIGINT, SIGKILL, an error) leaves the previous set whole, never a new seed-1
   // beside an old seed-2.

@@ -97,6 +97,33 @@ std::string Percent(std::uint64_t part, std::uint64_t all) {
 
 }  // namespace
 
+TraceFilter TraceFilterOf(const RunRequest& request, const Scenario& scenario) {
+  TraceFilter filter;
+  if (request.trace_window) {
+    std::vector<apf::Nanos> event_times;
+    for (const ScenarioEvent& e : scenario.events) event_times.push_back(e.at);
+    const ReportWindow window = ResolveReportWindow(*request.trace_window, event_times,
+                                                    scenario.duration, "--trace-window");
+    filter.from = window.from;
+    filter.to = window.to;
+  }
+  filter.fraction = request.trace_sample;
+  filter.seed = scenario.seed;
+  filter.flows = request.trace_flows;
+  return filter;
+}
+
+std::string CheckTraceSize(const ResolvedRun& resolved, const RunRequest& request,
+                           const std::string& note) {
+  if (request.trace.empty()) return "";
+  const std::optional<TraceSizeEstimate> estimate =
+      EstimateTraceSize(resolved.scenario, resolved.flow_control.config, request.trace,
+                        TraceFilterOf(request, resolved.scenario));
+  if (!estimate) return "";
+  RefuseTraceAbove(*estimate, request.trace_max_bytes);
+  return DescribeTraceSize(*estimate) + (note.empty() ? "" : " (" + note + ")");
+}
+
 RunOutcome RunScenario(const RunRequest& request) {
   return RunScenario(ResolveRunInputs(request), request);
 }
@@ -131,6 +158,8 @@ RunOutcome RunScenario(const ResolvedRun& resolved, const RunRequest& request) {
     throw InputError({"--recovered-when", 0, 0}, "",
                      "the scenario has no spec.events to recover from");
   }
+  // Before any output is begun: a trace too big is refused with nothing written.
+  const std::string trace_size = CheckTraceSize(resolved, request);
   RunOutcome outcome;
   outcome.out_dir = request.out_dir.empty() ? "out/" + scenario.name : request.out_dir;
   RunReport report(scenario, outcome.out_dir, request.write_timelines);
@@ -140,6 +169,7 @@ RunOutcome RunScenario(const ResolvedRun& resolved, const RunRequest& request) {
   report.set_forward(&windows);
   WorldOptions options;
   options.trace = request.trace;
+  if (!request.trace.empty()) options.trace_filter = TraceFilterOf(request, scenario);
   options.input_sha256 = true;  // the provenance's digests of the traces, as they are read
   if (!request.trace.empty()) report.EnableTrace();
   if (request.openmetrics) report.EnableOpenMetrics(*request.openmetrics);
@@ -151,6 +181,7 @@ RunOutcome RunScenario(const ResolvedRun& resolved, const RunRequest& request) {
     if (!warning.empty()) std::fprintf(stderr, "%s\n", warning.c_str());
     for (const std::string& w : ClientOverloadWarnings(scenario))
       std::fprintf(stderr, "%s\n", w.c_str());
+    if (!trace_size.empty()) std::fprintf(stderr, "%s\n", trace_size.c_str());
   }
   const RunBudget& budget = request.budget;
   options.max_events = budget.max_events > 0 ? budget.max_events : UINT64_MAX;

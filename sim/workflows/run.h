@@ -17,13 +17,24 @@
 #include "sim/scenario/run_budget.h"
 #include "sim/workflows/progress.h"
 #include "sim/workflows/run_inputs.h"
+#include "sim/workflows/trace_size.h"
+#include "sim/world/trace_filter.h"
 
 namespace sim {
 
 // The run's inputs (sim/workflows/run_inputs.h) and where and how it writes its outputs.
 struct RunRequest : RunInputs {
   std::string out_dir;  // "" : out/<scenario name>
+  // --trace NAME: trace.jsonl for this client or priority level ("": none), narrowed
+  // (sim/world/trace_filter.h) to the calls arriving in --trace-window (FROM..TO or an event
+  // window, as --window), a --trace-sample of the calls (a fraction in (0, 1]) and the flows
+  // of --trace-flow. A trace estimated (sim/workflows/trace_size.h) above --trace-max-bytes
+  // (0: no limit) is refused before the run starts.
   std::string trace;
+  std::optional<ReportWindow> trace_window;
+  double trace_sample = 1;
+  std::vector<std::string> trace_flows;
+  std::uint64_t trace_max_bytes = kDefaultTraceMaxBytes;
   // --openmetrics: also write metrics.om (sim/report/openmetrics.h).
   std::optional<OpenMetricsOptions> openmetrics;
   // --window FROM..TO (sim/report/interval_figures.h): the summary's "window" and the
@@ -57,6 +68,17 @@ struct RunOutcome {
   // The verdicts of the scenario's spec.expect, in order (empty when it has none).
   std::vector<ExpectationResult> expectations;
 };
+
+// What the request's --trace-window, --trace-sample and --trace-flow keep of a run of
+// `scenario` (its spec.events and seed after --set and overlays). Throws InputError naming
+// --trace-window when the window is not within the run.
+TraceFilter TraceFilterOf(const RunRequest& request, const Scenario& scenario);
+
+// With --trace: estimates trace.jsonl's size for the run of `resolved`, refuses it above
+// --trace-max-bytes (InputError) and returns the line that tells the estimate (`note`
+// appended: "for each of the 20 seeds"); "" without --trace or a name the world will refuse.
+std::string CheckTraceSize(const ResolvedRun& resolved, const RunRequest& request,
+                           const std::string& note = "");
 
 // Resolves the request's inputs (ResolveRunInputs) and runs them.
 RunOutcome RunScenario(const RunRequest& request);

@@ -259,8 +259,12 @@ void World::SendAttempt(apf::Nanos now, Call& call, int c, const CallStep& step)
   a.call_serial = tracing_ ? call_serials_[c] : 0;
   a.sent = WriteSentRequest(call, request);
   const apf::RequestInfo& sent = SentRequestOf(a);
-  a.traced = trace_client_ == proc.client;
-  if (a.traced || trace_level_ >= 0) a.trace_info = std::make_unique<Attempt::TracedRequest>();
+  // The window and the sample are decided at arrival; an attempt they leave out is not
+  // traced at all (trace_info is what OnAdmitted reads as "may be traced at its level").
+  if (tracing_ && options_.trace_filter.AtArrival(now, a.call_serial)) {
+    a.traced = trace_client_ == proc.client;
+    if (a.traced || trace_level_ >= 0) a.trace_info = std::make_unique<Attempt::TracedRequest>();
+  }
   call.attempt = static_cast<int>(slot);
   ++attempts_total_;
   clients_[proc.client].timeline.OnAttempt();
@@ -414,7 +418,7 @@ void World::OnAdmitted(apf::Nanos now, Attempt& a, int ai, const apf::Admission&
   }
   a.queue = admission.queue;
   a.estimate = admission.estimate;
-  if (trace_level_ >= 0 && level == trace_level_) a.traced = true;
+  if (trace_level_ >= 0 && level == trace_level_ && a.trace_info) a.traced = true;
   if (!a.traced) {
     a.trace_info.reset();
   } else if (const apf::Classifier* classifier = rep.flow_control->classifier();
@@ -1014,6 +1018,17 @@ void World::EndWatch(apf::Nanos now, int ai) {
 void World::EmitTrace(int ai) {
   if (!observer_) return;
   const Attempt& a = attempts_[ai];
+  const apf::FlowControl& fc = *replicas_[a.replica]->flow_control;
+  // The FlowSchema as the configuration in force describes it (spec.events may change it).
+  const int fs = a.flow_schema >= 0 && fc.apf_enabled()
+                     ? fc.config().FindFlowSchema(fc.flow_schema_name(a.flow_schema))
+                     : -1;
+  // --trace-flow keeps the lines whose `distinguisher` it names; a line without one has
+  // no flow to name.
+  if (options_.trace_filter.narrows_flows() &&
+      (fs < 0 || !options_.trace_filter.WantsFlow(a.trace_info->distinguisher))) {
+    return;
+  }
   const Process& proc = processes_[a.process];
   TraceRecord r;
   r.call = a.call_serial;
@@ -1023,11 +1038,6 @@ void World::EmitTrace(int ai) {
   r.user = proc.user.name;
   r.request = &SentRequestOf(a);
   r.replica = a.replica;
-  const apf::FlowControl& fc = *replicas_[a.replica]->flow_control;
-  // The FlowSchema as the configuration in force describes it (spec.events may change it).
-  const int fs = a.flow_schema >= 0 && fc.apf_enabled()
-                     ? fc.config().FindFlowSchema(fc.flow_schema_name(a.flow_schema))
-                     : -1;
   if (fs >= 0) {
     DescribeFlow(fc.config(), fs, a.flow_hash, a.trace_info->distinguisher, &r);
   } else if (a.handle.level >= 0 || a.dispatched >= 0) {

@@ -44,6 +44,7 @@
 #include "sim/world/level_timeline.h"
 #include "sim/world/load_balancer.h"
 #include "sim/world/service_time.h"
+#include "sim/world/trace_filter.h"
 #include "sim/world/trace_record.h"
 #include "sim/world/traffic.h"
 
@@ -73,8 +74,10 @@ struct WorldOptions {
   std::function<bool(apf::Nanos now)> progress;
   // Asked every few thousand events whether to go on (sim/engine/engine.h RunLimits::keep_going).
   std::function<bool()> keep_going;
-  // Trace every request of this client or priority level ("" for none).
+  // Trace every request of this client or priority level ("" for none), or those of its
+  // requests `trace_filter` keeps.
   std::string trace;
+  TraceFilter trace_filter;
   // FlowControlSetup::event_configs of the scenario (by spec.events index; must outlive
   // the world); null when no event changes the flow-control objects.
   const std::vector<apf::FlowControlConfig>* event_configs = nullptr;

@@ -1,6 +1,7 @@
 // The random streams: the generator matches the xoshiro256** reference, fixed seeds give
 // fixed numbers (so any compiler and library reproduce a run), named streams are
-// independent, and each distribution has the moments it should.
+// independent, each distribution has the moments it should, and UniformAt is a number of
+// its arguments alone.
 #include "sim/engine/random.h"
 
 #include <catch2/catch.hpp>
@@ -100,4 +101,16 @@ TEST_CASE("uniform integers cover the range without bias", "[random][statistics]
   std::vector<int> counts(6, 0);
   for (int i = 0; i < 60000; ++i) ++counts[r.UniformInt(6)];
   for (int c : counts) CHECK(c == Approx(10000).margin(400));  // about 4 standard deviations
+}
+
+TEST_CASE("UniformAt is a number of (seed, stream, n) alone", "[random][determinism]") {
+  // SplitMix64 from the key SplitMix64(1) ^ FNV-1a("trace-sample"), its (n+1)th output's top
+  // 53 bits: worked out in Python from the two published algorithms.
+  CHECK(sim::UniformAt(1, "trace-sample", 1) == 0.07555229399257213);
+  CHECK(sim::UniformAt(1, "trace-sample", 2) == 0.3631197337259827);
+  CHECK(sim::UniformAt(1, "trace-sample", 42) == 0.3947578400448255);
+  // No state: asked again, or after others, the same number.
+  CHECK(sim::UniformAt(1, "trace-sample", 1) == 0.07555229399257213);
+  CHECK(sim::UniformAt(2, "trace-sample", 42) != sim::UniformAt(1, "trace-sample", 42));
+  CHECK(sim::UniformAt(1, "other", 42) != sim::UniformAt(1, "trace-sample", 42));
 }
