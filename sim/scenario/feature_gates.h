@@ -1,6 +1,6 @@
 // What a scenario's Kubernetes version decides beyond its default objects: the defaults of
 // the feature gates APF depends on, and the work-estimator configuration they and the
-// version select (doc/model.md#work-estimation; README.md, "Each version's own behaviour"):
+// version select (doc/model.md#work-estimation; doc/versions.md):
 //   SizeBasedListCostEstimate  Beta, on from 1.34; absent before (a LIST is priced by
 //                              object count with a 10-seat cap)
 //   WatchList                  off to 1.31, on in 1.32, off again in 1.33, on from 1.34
