@@ -39,6 +39,18 @@ std::vector<std::string> InertInputWarnings(const ResolvedRun& run,
                                "): it marks nothing in this run and is left out of its outputs"));
     }
   }
+  // With APF off the MaxInFlight filter takes no FlowSchema or priority level: the
+  // apiserver stores the objects an apply or delete changes, and no filter reads them.
+  if (!s.apiservers.enable_priority_and_fairness) {
+    for (std::size_t e = 0; e < s.events.size(); ++e) {
+      if (!s.events[e].changes_flow_control()) continue;
+      warnings.push_back(FormatInputError(
+          s.events[e].where, "spec.events[" + std::to_string(e) + "]." + s.events[e].action,
+          "warning: has no effect in this run: apiservers.enablePriorityAndFairness is false, "
+          "and the MaxInFlight filter classifies nothing (the objects are stored, and used "
+          "once APF is on)"));
+    }
+  }
   if (!run.flow_control.config.dangling_flow_schemas.empty()) {
     FlowControlManifests manifests = ScenarioManifests(s);
     FlowControlManifests overlays = overlay_manifests;

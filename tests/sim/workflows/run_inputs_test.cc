@@ -64,3 +64,19 @@ TEST_CASE("an --interval under 1ms or not a duration is bad input naming --inter
   inputs.interval = "1ms";
   CHECK(sim::ResolveRunInputs(inputs).scenario.interval == apf::kMillisecond);
 }
+
+TEST_CASE("an apply event with APF off is warned about at its line, not silently applied",
+          "[run_inputs][events]") {
+  // mini-drift-events.yaml's events: an apply at line 15 (its `at:`, column 5), a
+  // restart and a resources change. With APF off the MaxInFlight filter reads no
+  // FlowSchema or priority level, so the apply alone can do nothing.
+  sim::RunInputs inputs;
+  inputs.scenario_file = (kFixtures / "mini-drift-events.yaml").string();
+  CHECK(sim::ResolveRunInputs(inputs).warnings.empty());
+  inputs.overrides = {"apiservers.enablePriorityAndFairness=false"};
+  const sim::ResolvedRun run = sim::ResolveRunInputs(inputs);
+  REQUIRE(run.warnings.size() == 1);
+  CHECK(run.warnings[0].rfind(inputs.scenario_file + ":15:5: spec.events[0].apply: warning: "
+                                                     "has no effect in this run",
+                              0) == 0);
+}
