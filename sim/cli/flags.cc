@@ -95,6 +95,9 @@ std::vector<FlagSpec> BuildTable() {
        "from then on has at most these: rejected=N,waitMax=DURATION, e.g. "
        "\"rejected=0,waitMax=1s\" (summary.json's \"recovery\"; default: the level's "
        "upper-bound spec.expect on rejected.* and waitSeconds.*, else rejected=0)"},
+      {"recovered-from", 0, V::kCount, "N", "run compare",
+       "measure the time to recover from spec.events[N] until the next event or the run's end "
+       "(default 0, the first; summary.json's \"recovery\".event)"},
       {"trace", 0, V::kText, "NAME", "run", "write trace.jsonl for this client or priority level",
        "", C::kLevel},
       // What --trace writes (sim/world/trace_filter.h) and how much (sim/workflows/trace_size.h).
@@ -285,6 +288,10 @@ ScenarioFlags ScenarioFlagsFrom(const po::variables_map& values) {
   if (values.count("window")) out.window = ParseReportWindow(values["window"].as<std::string>());
   if (values.count("recovered-when"))
     out.recovered_when = ParseRecoveredWhen(values["recovered-when"].as<std::string>());
+  if (values.count("recovered-from")) {
+    out.recovered_from = static_cast<int>(
+        std::min<std::uint64_t>(values["recovered-from"].as<std::uint64_t>(), INT32_MAX));
+  }
   ReadIfGiven(values, "quiet", &out.quiet);
   ReadIfGiven(values, "no-plot", &out.no_plot);
   if (values.count("progress"))

@@ -104,6 +104,7 @@ struct ScenarioFlags {
   std::optional<std::string> interval;            // --interval
   std::optional<ReportWindow> window;             // --window FROM..TO
   std::optional<RecoveryBounds> recovered_when;   // --recovered-when BOUNDS
+  std::optional<int> recovered_from;              // --recovered-from N
   bool quiet = false;                             // --quiet
   bool no_plot = false;                           // --no-plot
   ProgressMode progress = ProgressMode::kNever;   // --progress (auto unless given)
@@ -120,8 +121,8 @@ ScenarioFlags ScenarioFlagsFrom(const boost::program_options::variables_map& val
 
 // Copies into a command's request every shared flag the request has a field for, by the
 // names the workflows use (scenario_file, out_dir, overrides, overlay_files, seed, seeds,
-// jobs, interval, window, recovered_when, quiet, progress, budget, openmetrics), so that each
-// command states only what it reads differently.
+// jobs, interval, window, recovered_when, recovered_from, quiet, progress, budget, openmetrics), so
+// that each command states only what it reads differently.
 template <typename Request>
 void FillRequest(const ScenarioFlags& flags, Request& request) {
   if constexpr (requires { request.scenario_file = flags.scenario(); }) {
@@ -139,6 +140,9 @@ void FillRequest(const ScenarioFlags& flags, Request& request) {
   if constexpr (requires { request.window = flags.window; }) request.window = flags.window;
   if constexpr (requires { request.recovered_when = flags.recovered_when; }) {
     request.recovered_when = flags.recovered_when;
+  }
+  if constexpr (requires { request.recovered_from = flags.recovered_from; }) {
+    request.recovered_from = flags.recovered_from;
   }
   if constexpr (requires { request.quiet = flags.quiet; }) request.quiet = flags.quiet;
   // RunRequest's progress is the meter it advances, not the mode: left to the command.

@@ -478,6 +478,7 @@ CompareOutcome RunCompare(const CompareRequest& request) {
   before.interval = request.interval;
   before.window = request.window;
   before.recovered_when = request.recovered_when;
+  before.recovered_from = request.recovered_from;
   before.quiet = true;
   before.budget = request.budget;
   const ResolvedRun resolved_before = ResolveRunInputs(before);
@@ -495,14 +496,22 @@ CompareOutcome RunCompare(const CompareRequest& request) {
   PrintRunWarnings(resolved_before, &shown);
   PrintRunWarnings(resolved_after, &shown);
   // A run with spec.events against one without (the fix applied mid-incident against no
-  // fix): the one without is measured from the other's first event, and an event window is
-  // the same part of both runs.
+  // fix): the one without is measured from the other's event (the first, or
+  // --recovered-from's), and an event window is the same part of both runs.
   const std::vector<ScenarioEvent>&be = resolved_before.scenario.events,
         &ae = resolved_after.scenario.events;
   if (be.empty() != ae.empty()) {
     const ResolvedRun& with_events = be.empty() ? resolved_after : resolved_before;
     RunRequest& without = be.empty() ? before : after;
-    without.recovery_at = with_events.scenario.events.front().at;
+    const std::size_t from = static_cast<std::size_t>(request.recovered_from.value_or(0));
+    if (from >= with_events.scenario.events.size()) {
+      throw InputError({"--recovered-from", 0, 0}, "",
+                       fmt::format("spec.events[{}]: the scenario has {} event{}", from,
+                                   with_events.scenario.events.size(),
+                                   with_events.scenario.events.size() == 1 ? "" : "s"));
+    }
+    without.recovery_at = with_events.scenario.events[from].at;
+    without.recovered_from.reset();
     if (request.window && request.window->event) {
       std::vector<apf::Nanos> times;
       for (const ScenarioEvent& e : with_events.scenario.events) times.push_back(e.at);

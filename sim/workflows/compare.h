@@ -42,8 +42,9 @@ struct CompareRequest {
   std::optional<ReportWindow> window;         // --window: compare both runs over it
   // --recovered-when: the bounds of both runs' recovery (sim/report/recovery.h).
   std::optional<RecoveryBounds> recovered_when;
-  std::string out_dir;  // "": the runs go to a temporary folder, removed at the end
-  RunBudget budget;     // for each of the two runs
+  std::optional<int> recovered_from;  // --recovered-from N: both runs' recovery from event N
+  std::string out_dir;                // "": the runs go to a temporary folder, removed at the end
+  RunBudget budget;                   // for each of the two runs
   // --openmetrics: each run writes its metrics.om, its series labelled side="before" or
   // side="after" so that both can be backfilled into one Prometheus.
   std::optional<OpenMetricsOptions> openmetrics;

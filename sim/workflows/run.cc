@@ -137,12 +137,19 @@ RunOutcome RunScenario(const ResolvedRun& resolved, const RunRequest& request) {
   for (const ScenarioEvent& e : scenario.events) event_times.push_back(e.at);
   std::optional<ReportWindow> window;
   if (request.window) window = ResolveReportWindow(*request.window, event_times, scenario.duration);
-  // Recovery is measured from the first event until the next one or the run's end.
+  // Recovery is measured from the first event (or --recovered-from's) until the next one or
+  // the run's end.
   std::optional<RecoverySpec> recovery;
+  const int from = request.recovered_from.value_or(0);
+  if (!event_times.empty() && static_cast<std::size_t>(from) >= event_times.size()) {
+    throw InputError({"--recovered-from", 0, 0}, "",
+                     fmt::format("spec.events[{}]: the scenario has {} event{}", from,
+                                 event_times.size(), event_times.size() == 1 ? "" : "s"));
+  }
   if (!event_times.empty() || request.recovery_at) {
     RecoverySpec spec;
-    if (!event_times.empty()) spec.event = 0;
-    spec.at = event_times.empty() ? *request.recovery_at : event_times[0];
+    if (!event_times.empty()) spec.event = from;
+    spec.at = event_times.empty() ? *request.recovery_at : event_times[from];
     spec.until = scenario.duration;
     for (apf::Nanos t : event_times) {
       if (t > spec.at) {
@@ -154,8 +161,8 @@ RunOutcome RunScenario(const ResolvedRun& resolved, const RunRequest& request) {
     spec.interval = scenario.interval;
     spec.bounds = request.recovered_when;
     recovery = spec;
-  } else if (request.recovered_when) {
-    throw InputError({"--recovered-when", 0, 0}, "",
+  } else if (request.recovered_when || request.recovered_from) {
+    throw InputError({request.recovered_when ? "--recovered-when" : "--recovered-from", 0, 0}, "",
                      "the scenario has no spec.events to recover from");
   }
   // Before any output is begun: a trace too big is refused with nothing written.

@@ -43,6 +43,8 @@ struct RunRequest : RunInputs {
   // --recovered-when (sim/report/recovery.h): the bounds of every level's recovery; nullopt:
   // each level's from spec.expect, or no rejection.
   std::optional<RecoveryBounds> recovered_when;
+  // --recovered-from N: recovery is measured from spec.events[N]; nullopt: the first.
+  std::optional<int> recovered_from;
   // The instant to measure recovery from in a scenario without spec.events (compare's run
   // without the event, measured from the other run's); nullopt: none.
   std::optional<apf::Nanos> recovery_at;

@@ -238,3 +238,32 @@ TEST_CASE("a run without events has no recovery, and refuses --recovered-when", 
   CHECK_THAT(Refusal("--recovered-when", [&] { sim::RunScenario(request); }),
              Catch::Contains("no spec.events to recover from"));
 }
+
+TEST_CASE("recovery with --recovered-from N is measured from event N until the next event",
+          "[recovery]") {
+  // tests/fixtures/sweep/mini-drift-events.yaml: an apply at 8 s, a restart at 12 s and a
+  // resources change at 20 s, in a 30 s run. From event 1 the intervals considered are
+  // [12 s, 20 s): the next event ends them.
+  const test_support::ScratchDir scratch("apfsim-recovery");
+  sim::RunRequest request;
+  request.scenario_file =
+      std::string(APFSIM_SOURCE_DIR) + "/tests/fixtures/sweep/mini-drift-events.yaml";
+  request.out_dir = scratch.path().string();
+  request.quiet = true;
+  CHECK(sim::RunScenario(request).summary["recovery"]["event"] == 0);
+  request.recovered_from = 1;
+  const nlohmann::json r = sim::RunScenario(request).summary["recovery"];
+  CHECK(r["event"] == 1);
+  CHECK(r["atSeconds"] == 12.0);
+  CHECK(r["untilSeconds"] == 20.0);
+  request.recovered_from = 2;
+  CHECK(sim::RunScenario(request).summary["recovery"]["untilSeconds"] == 30.0);  // the end
+  request.recovered_from = 3;
+  CHECK_THAT(Refusal("--recovered-from", [&] { sim::RunScenario(request); }),
+             Catch::Contains("spec.events[3]: the scenario has 3 events"));
+  // And a scenario without events refuses it, as it refuses --recovered-when.
+  request.scenario_file = std::string(APFSIM_SOURCE_DIR) + "/tests/fixtures/report/tiny.yaml";
+  request.recovered_from = 0;
+  CHECK_THAT(Refusal("--recovered-from", [&] { sim::RunScenario(request); }),
+             Catch::Contains("no spec.events to recover from"));
+}

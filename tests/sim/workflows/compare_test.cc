@@ -325,3 +325,21 @@ TEST_CASE("compare measures the run without the event from the other run's event
   CHECK(t["after"] == 1.0);
   CHECK(t["change"] == -598.0);
 }
+
+TEST_CASE("compare --recovered-from N measures the run without events from the other's event N",
+          "[compare][recovery]") {
+  // tests/fixtures/sweep/mini-drift.yaml (no events) against mini-drift-events.yaml, whose
+  // spec.events[2] is at 20 s: both sides' recovery is from 20 s.
+  ScratchDir scratch;
+  const std::string fixtures = std::string(APFSIM_SOURCE_DIR) + "/tests/fixtures/sweep/";
+  sim::CompareRequest request;
+  request.scenario_file = fixtures + "mini-drift.yaml";
+  request.with_file = fixtures + "mini-drift-events.yaml";
+  request.recovered_from = 2;
+  request.out_dir = (scratch.path() / "cmp").string();
+  const nlohmann::json c = sim::RunCompare(request).comparison;
+  CHECK(c["recovery"]["atSeconds"] == 20.0);
+  request.recovered_from = 5;
+  CHECK_THROWS_WITH(sim::RunCompare(request),
+                    Catch::Contains("spec.events[5]: the scenario has 3 events"));
+}
