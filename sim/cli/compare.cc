@@ -50,7 +50,7 @@ int RunCompareCommand(const Args& args) {
     std::string why;
     if (!RunPlotTool("plot.py",
                      {"--compare", dir + "/before" + side, dir + "/after" + side, "--out",
-                      dir + "/compare.png"},
+                      dir + "/compare.png", "--compare-json", dir + "/compare.json"},
                      &why)) {
       std::cerr << "apfsim compare: no plot: " << why << "\n";
     }
