@@ -144,6 +144,9 @@ def chain(values):
     return " → ".join(values)
 
 
+# The footnote's lines wrap at this many characters, about the width of the figure.
+FOOTNOTE_WIDTH = 320
+
 # What a dropped pair is called in the footnote, per column of a level's and a client's row.
 LEVEL_PAIR_NAMES = ["seats", "waiting", "rejected", "queue wait"]
 CLIENT_PAIR_NAMES = ["calls", "429s and failures", "latency"]
@@ -182,9 +185,10 @@ def draw_compare(run_a, run_b, verdict=None):
     client_rows = [1.7] * len(client_names)
     if client_rows:
         client_rows[0] += 0.25  # room for the column labels of A and B
-    references = list(verdict[1]) if verdict else []
-    # The footnote: three lines, the dropped pairs' wrapped, and the reference lines.
-    footnote_in = 0.95 + 0.17 * len(references)
+    # The footnote: three lines (room for the dropped pairs' to wrap once), then the
+    # reference lines, each wrapped to the page.
+    references = [textwrap.fill(line, FOOTNOTE_WIDTH) for line in (verdict[1] if verdict else [])]
+    footnote_in = 0.95 + 0.17 * sum(line.count("\n") + 1 for line in references)
     fig, bands = new_figure(20.0, [0.6, 1.0, 0.3] + level_rows + [1.05] + client_rows +
                             [footnote_in])
     unit = "requests" if pools else "seats"
@@ -284,7 +288,7 @@ def draw_compare(run_a, run_b, verdict=None):
         "marks." % (fmt_interval(run_a.interval_s), fmt_interval(run_b.interval_s)),
         "Idle in both runs, left out: %s." % (", ".join(idle) or "none"),
         textwrap.fill("Nothing happened in either run, dropped: %s." % (
-            "; ".join(dropped) or "none"), 230)] + references)
+            "; ".join(dropped) or "none"), FOOTNOTE_WIDTH)] + references)
     return fig, dropped
 
 
