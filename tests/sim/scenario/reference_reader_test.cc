@@ -12,16 +12,16 @@ namespace {
 // The scenario up to spec.reference (lines 1-10); each test adds its reference from line
 // 11 on.
 const char* const kHead =
-    "apiVersion: apfsim/v1alpha1\n"                                             // 1
-    "kind: Scenario\n"                                                          // 2
-    "metadata: {name: ref}\n"                                                   // 3
-    "spec:\n"                                                                   // 4
-    "  duration: 10m\n"                                                         // 5
-    "  resources: [{resource: configmaps, objects: 100, namespaces: 1}]\n"      // 6
-    "  clients:\n"                                                              // 7
-    "  - name: reader\n"                                                        // 8
-    "    traffic:\n"                                                            // 9
-    "    - constant: {rate: 1, request: {verb: get, resource: configmaps}}\n";  // 10
+    "apiVersion: apfsim/v1alpha1\n"                                               // 1
+    "kind: Scenario\n"                                                            // 2
+    "metadata: {name: ref}\n"                                                     // 3
+    "spec:\n"                                                                     // 4
+    "  duration: 10m\n"                                                           // 5
+    "  resources: [{resource: configmaps, objects: 100, namespaces: 1}]\n"        // 6
+    "  clients:\n"                                                                // 7
+    "  - {name: reader, user: alice, traffic: [{constant: {rate: 1,\n"            // 8
+    "      request: {verb: get, resource: configmaps, namespace: default}}}]}\n"  // 9
+    "  seed: 1\n";                                                                // 10
 
 sim::Scenario Load(const std::string& reference, const std::vector<std::string>& sets = {}) {
   return sim::ParseScenarioText(std::string(kHead) + reference, "ref.yaml", sets);
@@ -52,7 +52,7 @@ TEST_CASE("reference: figures are read with their tolerance defaults", "[scenari
   const sim::Scenario s = Load(
       Reference("{level: workload-low, metric: rejected, value: 1400, approx: true,"
                 " reason: other service accounts keep workload-low above its floor}") +
-      "    - {client: reader, metric: latencySeconds.max, value: 11, window: {from: 1m, to: 2m}}\n"
+      "    - {client: reader, metric: latencySeconds.p99, value: 11, window: {from: 1m, to: 2m}}\n"
       "    - {level: workload-low, metric: nominalCL, value: 245, tolerancePercent: 0}\n");
   REQUIRE(s.reference.figures.size() == 3);
   CHECK(s.reference.source == "seeds/000");
@@ -144,5 +144,7 @@ TEST_CASE("reference: values are finite and tolerances within bounds", "[scenari
   e = ErrorOf(Reference("{client: reader, metric: calls, value: 1, window: {from: 11m}}"));
   CHECK(e.field_path() == "spec.reference.figures[0].window.from");
   e = ErrorOf("  reference:\n    figures: []\n");
-  CHECK(e.message().find("source") != std::string::npos);
+  INFO(e.what());
+  CHECK(e.where().line == 12);
+  CHECK(e.field_path() == "spec.reference.source");
 }
