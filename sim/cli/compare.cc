@@ -40,7 +40,8 @@ int RunCompareCommand(const Args& args) {
   }
   const InterruptGuard interrupt_guard;
   const CompareOutcome outcome = RunCompare(request);
-  std::cout << CompareTable(outcome.comparison, ColourWanted(1));
+  // Flushed before plot.py writes its own lines, so that the verdict comes first in a pipe too.
+  std::cout << CompareTable(outcome.comparison, ColourWanted(1)) << std::flush;
   if (outcome.out_dir.empty()) return kExitOk;
   const std::string& dir = outcome.out_dir;
   if (!flags.no_plot) {

@@ -12,20 +12,20 @@
 namespace sim {
 namespace {
 
-// "1,126", or "1,126 ± 80" over seeds when they disagree; `seconds` as FigureText.
+// "1,126", or "1,126 ± 80" over seeds when they disagree; "10.9 s", "10.9 ± 0.4 s". The
+// half interval takes the mean's precision, as compare's table gives it (MeanAndInterval):
+// counts whole from 100 or when constant, else to one decimal; seconds as FigureText.
 std::string Spread(const std::vector<double>& values, bool seconds) {
   const SampleStatistics st = Summarize(values);
-  std::string text = FigureText(st.mean, seconds);
-  const double half = (st.ci95_hi - st.ci95_lo) / 2;
-  std::string half_text = FigureText(half, seconds);
-  if (values.size() > 1 && half_text != FigureText(0, seconds)) {
-    if (seconds) {  // "10.9 ± 0.4 s": the unit once
-      text = text.substr(0, text.size() - 2);
-      half_text = half_text.substr(0, half_text.size() - 2) + " s";
-    }
-    text += " ± " + half_text;
-  }
-  return text;
+  const double half = values.size() > 1 ? (st.ci95_hi - st.ci95_lo) / 2 : 0;
+  const bool whole = std::fabs(st.mean) >= 100 || (half == 0 && st.mean == std::floor(st.mean));
+  const int digits = seconds ? (std::fabs(st.mean) >= 1 ? 1 : 3) : whole ? 0 : 1;
+  auto number = [&](double x) {
+    return digits == 0 ? GroupThousands(std::llround(x)) : fmt::format("{:.{}f}", x, digits);
+  };
+  std::string text = number(st.mean);
+  if (number(half) != number(0)) text += " ± " + number(half);
+  return seconds ? text + " s" : text;
 }
 
 double Rejected(const nlohmann::json& level) {
