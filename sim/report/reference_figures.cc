@@ -63,8 +63,10 @@ void Judge(nlohmann::json& figure, const std::string& source,
     run = "this run " + FigureText(st.mean, seconds);
     if (measured.size() > 1) {
       figure["seeds"] = {{"n", values.size()}, {"min", Round6(st.min)}, {"max", Round6(st.max)}};
-      run += fmt::format(" (the mean of {} seeds, {} to {})", values.size(),
-                         FigureText(st.min, seconds), FigureText(st.max, seconds));
+      run += st.min == st.max
+                 ? fmt::format(" (in each of {} seeds)", values.size())
+                 : fmt::format(" (the mean of {} seeds, {} to {})", values.size(),
+                               FigureText(st.min, seconds), FigureText(st.max, seconds));
     }
     run += fmt::format(", outside ±{:g}%", tolerance);
   }

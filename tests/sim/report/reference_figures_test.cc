@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/report/replications.h"
+
 namespace {
 
 nlohmann::json Summary(double queue_full, double time_out) {
@@ -134,4 +136,24 @@ TEST_CASE("a windowed figure folds the rows its probes name", "[report][referenc
   REQUIRE(sim::ReferenceDifferences(j).size() == 1);
   CHECK(sim::ReferenceDifferences(j)[0].find("rejected in workload-low in [60 s, 120 s); this "
                                              "run 449,") != std::string::npos);
+}
+
+TEST_CASE("replications.json judges the reference on the seeds' mean, not figure by figure",
+          "[report][reference][replications]") {
+  const sim::ScenarioReference ref = Seed000({Figure("nominalCL", 200, false, "why")});
+  std::vector<nlohmann::json> summaries;
+  for (std::uint64_t seed : {1, 2}) {
+    nlohmann::json s = Summary(0, 0);
+    s["scenario"] = "drift-sweep";
+    s["seed"] = seed;
+    s["reference"] = sim::ReferenceJson(ref, s);
+    summaries.push_back(s);
+  }
+  const nlohmann::json r = sim::ReplicationsJson(summaries, {1, 2});
+  // nominalCL is 245 in both seeds: 22.5% above 200, outside 10%.
+  CHECK(r["reference"]["figures"][0]["measured"] == 245);
+  REQUIRE(sim::ReferenceDifferences(r["reference"]).size() == 1);
+  CHECK(sim::ReferenceDifferences(r["reference"])[0] ==
+        "seeds/000 reports 200 nominalCL in workload-low; this run 245 (in each of 2 seeds), "
+        "outside ±10%: why");
 }
