@@ -1,6 +1,7 @@
 // `apfsim compare SCENARIO (--with OTHER.yaml | --overlay FIX.yaml | --after-set PATH=VALUE)`:
 // two runs on the same traffic and one table of what changed (sim/workflows/compare.h), which
-// opens with what the change moves per client request (sim/report/client_moves.h).
+// opens with each side's verdict (sim/report/verdict.h), then what the change moves per
+// client request (sim/report/client_moves.h).
 #include "sim/workflows/compare.h"
 
 #include <iostream>
@@ -62,7 +63,8 @@ int RunCompareCommand(const Args& args) {
 }
 
 const Registration kCompare({"", "compare",
-                             "run a scenario before and after a change on the same traffic",
+                             "run a scenario before and after a change on the same traffic; "
+                             "a verdict line per side first",
                              RunCompareCommand});
 
 }  // namespace
