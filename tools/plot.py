@@ -10,11 +10,17 @@ tables.
       rejections per second by reason and the wait p99) and DIR/clients.png (a row per
       client: calls and attempts per second, 429s and failures per second, latency).
 
-  tools/plot.py --compare DIR_A DIR_B [--out FILE]
+  tools/plot.py --compare DIR_A DIR_B [--out FILE] [--compare-json FILE]
       Draws the two runs side by side, each level and client on one row with the same
       axis scales for both runs. Levels are summed over the replicas, except the executing
       seats (one line per replica, so a single saturated replica is not averaged away) and
-      the wait p99 (the worst replica). Without --out the picture is written to
+      the wait p99 (the worst replica). A pair of panels in which nothing happened in
+      either run (all zero: no request waited, none rejected, no 429) is dropped; the
+      footnote, the standard output and the PNG's Description say which. With
+      --compare-json (the compare.json of `apfsim compare --out`, whose before and after
+      runs DIR_A and DIR_B are) the picture is titled with the verdict compare opens with,
+      also the PNG's Title, and the footnote adds where a side differs from the scenario's
+      spec.reference. Without --out the picture is written to
       compare-<A>-vs-<B>.png in the parent directory of DIR_A, where <A> and <B> are the
       two directories' names (out/drift-sweep and out/drift-sweep-fixed give
       out/compare-drift-sweep-vs-drift-sweep-fixed.png).
@@ -28,8 +34,9 @@ tables.
       level and per client, the whole cluster and each replica) and its plots. Draw the
       plots first: the page links to them and says which are missing. With
       --compare-json (the compare.json of `apfsim compare --out`), the page opens with
-      what the change moves per client request: FlowSchema and level, flow
-      distinguisher, seats and hand of queues, before and after.
+      compare's verdict (and where a side differs from its spec.reference), then what
+      the change moves per client request: FlowSchema and level, flow distinguisher,
+      seats and hand of queues, before and after.
 
 Input is the contract of `apfsim run` (summary.json, timeline.csv, clients.csv). Bad input
 (a missing file, a header that is not exactly the expected one, a value that is not a
@@ -60,7 +67,8 @@ def parse_args(argv):
         prog="tools/plot.py", formatter_class=argparse.RawDescriptionHelpFormatter,
         description=__doc__.split("\n\n")[0],
         epilog="\n\n".join(__doc__.split("\n\n")[1:]),
-        usage="%(prog)s DIR...\n       %(prog)s --compare DIR_A DIR_B [--out FILE]\n"
+        usage="%(prog)s DIR...\n       %(prog)s --compare DIR_A DIR_B [--out FILE] "
+              "[--compare-json FILE]\n"
               "       %(prog)s --index OUT_HTML DIR... [--compare-png FILE] "
               "[--compare-json FILE]")
     parser.add_argument("dirs", nargs="*", metavar="DIR", help="run directories")
@@ -73,8 +81,9 @@ def parse_args(argv):
     parser.add_argument("--compare-png", metavar="FILE",
                         help="with --index: a comparison picture to show first")
     parser.add_argument("--compare-json", metavar="FILE",
-                        help="with --index: the compare.json whose per-client moves to show "
-                             "first")
+                        help="with --index: the compare.json whose verdict and per-client "
+                             "moves to show first; with --compare: whose verdict titles the "
+                             "picture")
     args = parser.parse_args(argv)
     if args.compare and args.index:
         parser.error("--compare and --index are separate commands; run them one after another")
@@ -84,8 +93,8 @@ def parse_args(argv):
         parser.error("--out goes with --compare")
     if args.compare_png and not args.index:
         parser.error("--compare-png goes with --index")
-    if args.compare_json and not args.index:
-        parser.error("--compare-json goes with --index")
+    if args.compare_json and not (args.index or args.compare):
+        parser.error("--compare-json goes with --index or --compare")
     if not args.compare and not args.dirs:
         parser.error("give a run directory (DIR...), --compare DIR_A DIR_B or "
                      "--index OUT_HTML DIR...")
@@ -104,14 +113,22 @@ def main(argv):
     # The figures import pyplot, so only now that the Agg backend is chosen.
     from apfplot import compare_figure, run_figure
     from apfplot.drawing import save_figure
-    from apfplot.runfiles import Run
+    from apfplot.runfiles import Run, load_comparison, verdict_of
     try:
         if args.index:
             page.write_index(args.index, args.dirs, args.compare_png, args.compare_json)
         elif args.compare:
             run_a, run_b = Run(args.compare[0]), Run(args.compare[1])
             out = args.out or compare_figure.default_compare_path(*args.compare)
-            save_figure(compare_figure.draw_compare(run_a, run_b), out)
+            verdict = (verdict_of(load_comparison(args.compare_json), args.compare_json)
+                       if args.compare_json else None)
+            fig, dropped = compare_figure.draw_compare(run_a, run_b, verdict)
+            description = "dropped: %s" % ("; ".join(dropped) or "none")
+            metadata = {"Description": description}
+            if verdict:
+                metadata["Title"] = verdict[0]
+            save_figure(fig, out, metadata)
+            print(description)
         else:
             for run_dir in args.dirs:
                 run_figure.plot_run(run_dir)

@@ -1,6 +1,7 @@
 // `apfsim compare SCENARIO (--with OTHER.yaml | --overlay FIX.yaml | --after-set PATH=VALUE)`:
 // two runs on the same traffic and one table of what changed (sim/workflows/compare.h), which
-// opens with what the change moves per client request (sim/report/client_moves.h).
+// opens with each side's verdict (sim/report/verdict.h), then what the change moves per
+// client request (sim/report/client_moves.h).
 #include "sim/workflows/compare.h"
 
 #include <iostream>
@@ -40,7 +41,8 @@ int RunCompareCommand(const Args& args) {
   }
   const InterruptGuard interrupt_guard;
   const CompareOutcome outcome = RunCompare(request);
-  std::cout << CompareTable(outcome.comparison, ColourWanted(1));
+  // Flushed before plot.py writes its own lines, so that the verdict comes first in a pipe too.
+  std::cout << CompareTable(outcome.comparison, ColourWanted(1)) << std::flush;
   if (outcome.out_dir.empty()) return kExitOk;
   const std::string& dir = outcome.out_dir;
   if (!flags.no_plot) {
@@ -50,7 +52,7 @@ int RunCompareCommand(const Args& args) {
     std::string why;
     if (!RunPlotTool("plot.py",
                      {"--compare", dir + "/before" + side, dir + "/after" + side, "--out",
-                      dir + "/compare.png"},
+                      dir + "/compare.png", "--compare-json", dir + "/compare.json"},
                      &why)) {
       std::cerr << "apfsim compare: no plot: " << why << "\n";
     }
@@ -61,7 +63,8 @@ int RunCompareCommand(const Args& args) {
 }
 
 const Registration kCompare({"", "compare",
-                             "run a scenario before and after a change on the same traffic",
+                             "run a scenario before and after a change on the same traffic; "
+                             "a verdict line per side first",
                              RunCompareCommand});
 
 }  // namespace

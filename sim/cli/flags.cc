@@ -46,8 +46,9 @@ std::vector<FlagSpec> BuildTable() {
        "folder for the runs' outputs, one subfolder per scenario (default out/<scenario name>)", "",
        C::kDir},
       {"out", 0, V::kText, "DIR", "compare",
-       "also write DIR/before, DIR/after, DIR/compare.json (its clientMoves: what moved per "
-       "client, as the table opens with) and DIR/compare.png",
+       "also write DIR/before, DIR/after, DIR/compare.json (its verdict per side and "
+       "clientMoves, what moved per client, as the table opens with them) and DIR/compare.png "
+       "(titled with the verdict; panels in which nothing happened dropped)",
        "", C::kDir},
       {"out", 0, V::kText, "DIR", "sweep", "output folder (default out/<scenario name>-sweep)", "",
        C::kDir},

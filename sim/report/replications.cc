@@ -8,6 +8,7 @@
 #include <initializer_list>
 
 #include "sim/io/text.h"
+#include "sim/report/reference_figures.h"
 
 namespace sim {
 namespace {
@@ -177,12 +178,21 @@ nlohmann::json StatisticsJson(const std::vector<nlohmann::json>& values) {
 nlohmann::json ReplicationsJson(const std::vector<nlohmann::json>& summaries,
                                 const std::vector<std::uint64_t>& seeds) {
   assert(!summaries.empty() && summaries.size() == seeds.size());
+  // "reference" is not merged figure by figure: whether the run differs is the mean's
+  // verdict, and a figure's "line" is in the seeds that differ only.
+  std::vector<const nlohmann::json*> originals;
+  for (const nlohmann::json& s : summaries) originals.push_back(&s);
+  const nlohmann::json reference = ReferenceOverSeeds(originals);
   std::vector<nlohmann::json> without_seed = summaries;
-  for (nlohmann::json& s : without_seed) s.erase("seed");
+  for (nlohmann::json& s : without_seed) {
+    s.erase("seed");
+    s.erase("reference");
+  }
   std::vector<const nlohmann::json*> values;
   for (const nlohmann::json& s : without_seed) values.push_back(&s);
   nlohmann::json out = Merge(values);
   out["seeds"] = seeds;
+  if (!reference.is_null()) out["reference"] = reference;
   return out;
 }
 
@@ -250,7 +260,10 @@ std::string ReplicationsTable(const nlohmann::json& r, bool colour) {
                          MeanAndInterval(At(figures, {"fromSeconds"}), false, false),
                          MeanAndInterval(At(figures, {"toSeconds"}), false, false));
   }
-  std::string out = (colour ? "\033[1m" + title + "\033[0m" : title) + "\n\n";
+  std::string out = (colour ? "\033[1m" + title + "\033[0m" : title) + "\n";
+  for (const std::string& line : ReferenceDifferences(r.value("reference", nlohmann::json())))
+    out += "reference: " + line + "\n";
+  out += "\n";
   std::vector<std::vector<std::string>> levels = {{"priority level", "nominal", "mean cur", "peak",
                                                    "dispatch", "queue-full", "time-out", "conc-lim",
                                                    "wait p50", "wait p99", "wait max"}};

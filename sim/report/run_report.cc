@@ -13,6 +13,7 @@
 #include "sim/report/client_metrics_text.h"
 #include "sim/report/debug_dumps.h"
 #include "sim/report/metrics_text.h"
+#include "sim/report/reference_figures.h"
 
 namespace sim {
 namespace {
@@ -421,6 +422,10 @@ nlohmann::json RunReport::Summary() const {
   }
   if (recovery_) j["recovery"] = recovery_->Json();
   if (!provenance_.is_null()) j["provenance"] = provenance_;
+  // Last: it reads the figures above.
+  if (!scenario_.reference.figures.empty())
+    j["reference"] =
+        ReferenceJson(scenario_.reference, j, reference_windows_, reference_first_probe_);
   return j;
 }
 
@@ -476,6 +481,9 @@ std::string RunReport::SummaryTable(const nlohmann::json& s, bool colour) {
       sets += (sets.empty() ? "" : ", ") + v.get<std::string>();
     out += "overrides: " + sets + "\n";
   }
+  // Where the run parts from the incident it replays, before the figures that show it.
+  for (const std::string& line : ReferenceDifferences(s.value("reference", nlohmann::json())))
+    out += "reference: " + line + "\n";
   out += "\n";
   out += bold(fmt::format("{:<24} {:>7} {:>8} {:>6} {:>9} {:>10} {:>8} {:>8} {:>9} {:>9} {:>9}",
                           "priority level", "nominal", "mean cur", "peak", "dispatch", "queue-full",

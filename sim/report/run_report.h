@@ -22,6 +22,8 @@
 
 namespace sim {
 
+class ExpectationWindows;  // sim/report/expectations.h
+
 class RunReport : public WorldObserver {
  public:
   // The files are written into a staging folder beside `out_dir` and swapped in whole by
@@ -40,6 +42,13 @@ class RunReport : public WorldObserver {
   // before the run; without it the summary has no "recovery".
   void set_recovery(const RecoverySpec& spec) {
     recovery_ = std::make_unique<RecoveryTracker>(spec, scenario_.expectations);
+  }
+  // The windows that fold spec.reference's windowed figures (ReferenceProbes, from index
+  // `first_probe` of the expectations `windows` folds); without them those figures have no
+  // value in summary.json's "reference".
+  void set_reference_windows(const ExpectationWindows* windows, std::size_t first_probe) {
+    reference_windows_ = windows;
+    reference_first_probe_ = first_probe;
   }
   // summary.json's "provenance" (sim/workflows/provenance.h); null for none.
   void set_provenance(nlohmann::json provenance) { provenance_ = std::move(provenance); }
@@ -76,6 +85,8 @@ class RunReport : public WorldObserver {
   OutputSet set_;
   std::string dir_;  // where the files are written until Commit(): set_'s staging folder
   const World* world_ = nullptr;
+  const ExpectationWindows* reference_windows_ = nullptr;
+  std::size_t reference_first_probe_ = 0;
   std::unique_ptr<OutputFile> timeline_, clients_, trace_;
   std::unique_ptr<OpenMetricsWriter> openmetrics_;
   WorldObserver* forward_ = nullptr;

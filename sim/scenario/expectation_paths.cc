@@ -103,6 +103,17 @@ const FieldInfo* FieldOf(const Expectation& e) {
 
 }  // namespace
 
+bool IsSummaryField(const std::string& section, std::string_view field, bool windowed) {
+  const FieldInfo* f = section == "priorityLevels" ? FindField(kLevelFields, field)
+                                                   : FindField(kClientFields, field);
+  return f && (!windowed || f->fold != ExpectationFold::kNone);
+}
+
+std::string SummaryFieldNames(const std::string& section, bool windowed) {
+  return section == "priorityLevels" ? FieldNames(kLevelFields, windowed)
+                                     : FieldNames(kClientFields, windowed);
+}
+
 std::string ParseExpectationPath(const std::string& path, bool windowed, Expectation* e) {
   const size_t dot = path.find('.');
   const std::string section = path.substr(0, dot);

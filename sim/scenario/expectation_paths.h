@@ -25,6 +25,13 @@ enum class ExpectationFold { kNone, kSum, kMax };
 // may contain dots: the field is matched at the end. Returns "" or what is wrong.
 std::string ParseExpectationPath(const std::string& path, bool windowed, Expectation* e);
 
+// Whether `field` is one of summary.json's numbers below a priority level (`section`
+// "priorityLevels") or a client ("clients"), as ParseExpectationPath knows them, and those
+// names for a message ("nominalCL, meanCurrentCL, ..."). With `windowed`, only the fields
+// the report rows carry (those a window can fold).
+bool IsSummaryField(const std::string& section, std::string_view field, bool windowed = false);
+std::string SummaryFieldNames(const std::string& section, bool windowed = false);
+
 // How the field of a parsed expectation folds over a window's rows.
 ExpectationFold FoldOf(const Expectation& e);
 

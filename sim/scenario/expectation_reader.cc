@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "sim/scenario/expectation_paths.h"
+#include "sim/scenario/spec_values.h"
 
 namespace sim {
 
@@ -72,19 +73,8 @@ Expectation ReadExpectation(const YamlValue& v, const Scenario& s) {
     }
   }
   if (window) {
-    YamlMap w = window->Map();
     e.windowed = true;
-    e.window_from = w.DurationOr("from", 0);
-    if (e.window_from < 0 || e.window_from >= s.duration) {
-      w.Required("from").Fail("must be within the run's duration");
-    }
-    if (auto to = w.Optional("to")) {
-      e.window_to = to->Duration();
-      if (e.window_to <= e.window_from || e.window_to > s.duration) {
-        to->Fail("must be after `from` and not after the run's duration");
-      }
-    }
-    w.Finish();
+    ReadWindow(*window, s.duration, &e.window_from, &e.window_to);
   }
   m.Finish();  // first, so that a misspelt comparison ("=<") is named as unknown
   if (ops == 0) v.Fail("needs one comparison: ==, !=, <, <=, > or >= with a number");

@@ -8,6 +8,7 @@
 #include "sim/scenario/client_reader.h"
 #include "sim/scenario/event_reader.h"
 #include "sim/scenario/expectation_reader.h"
+#include "sim/scenario/reference_reader.h"
 #include "sim/scenario/resource_reader.h"
 #include "sim/scenario/set_override.h"
 #include "sim/scenario/spec_values.h"
@@ -186,6 +187,7 @@ Scenario ReadScenarioDocuments(std::vector<YAML::Node> docs, const std::string& 
   if (auto expect = spec.Optional("expect")) {
     for (const YamlValue& ev : expect->Items()) s.expectations.push_back(ReadExpectation(ev, s));
   }
+  if (auto reference = spec.Optional("reference")) s.reference = ReadReference(*reference, s);
   spec.Finish();  // before the check below, so that a misspelt "clients" is named as such
   if (s.clients.empty()) {
     spec.value().Fail("needs at least one client (spec.clients, or identities from spec.auditLog)");

@@ -213,6 +213,40 @@ struct Expectation {
   double seeds_share = 1.0;
 };
 
+// One figure of `spec.reference`: a number the incident's own write-up states (a level's
+// rejections, a client's latency), which `apfsim run` and `compare` set beside the run's
+// (sim/report/reference_figures.h). `subject` names a priority level (section
+// "priorityLevels") or a client ("clients"); `metric` is that summary.json field as
+// spec.expect names it ("waitSeconds.max"), or "rejected" for a level's three reasons summed.
+struct ReferenceFigure {
+  std::string section;
+  std::string subject;
+  std::string metric;
+  double value = 0;
+  bool approx = false;  // the write-up says "about", "roughly", "~"
+  // How far the run may be from `value`, in percent of it, before the run "differs";
+  // the default is kReferenceTolerancePercent or, when approx, kApproxTolerancePercent.
+  double tolerance_percent = 0;
+  std::string reason;  // why the run differs, printed with the difference ("" for none)
+  // `window: {from, to}`: the run's figure over the report intervals that start within
+  // [window_from, window_to), as a windowed spec.expect measures it (one sweep of several).
+  bool windowed = false;
+  apf::Nanos window_from = 0;
+  apf::Nanos window_to = apf::kNever;
+  SourceLocation where;  // the list item
+};
+
+// The defaults of ReferenceFigure::tolerance_percent (scenarios/README.md#specreference).
+inline constexpr double kReferenceTolerancePercent = 10;
+inline constexpr double kApproxTolerancePercent = 25;
+
+// spec.reference: where the figures come from ("seeds/000 (the incident write-up)") and
+// the figures; empty `figures` when the scenario has none.
+struct ScenarioReference {
+  std::string source;
+  std::vector<ReferenceFigure> figures;
+};
+
 // An object a `delete` event removes.
 struct DeletedObject {
   std::string kind;  // "FlowSchema" or "PriorityLevelConfiguration"
@@ -278,6 +312,7 @@ struct Scenario {
   std::vector<ClientSpec> clients;
   AuditLogSpec audit_log;
   std::vector<Expectation> expectations;  // spec.expect
+  ScenarioReference reference;            // spec.reference
   std::vector<ScenarioEvent> events;      // spec.events, in the order of `at`
   // spec.restartDelay: a `restart` event's start follows its stop by this much.
   apf::Nanos restart_delay = kDefaultRestartDelay;

@@ -53,6 +53,20 @@ DurationDistribution ReadDistribution(const YamlValue& v) {
 // Every rate becomes a wait of 1/rate seconds, converted to int64 nanoseconds and added to
 // the clock: below one per 11 days (1e-6 per second) the wait, or a random one drawn
 // around it, could overflow, and a rate that small is surely a typo for something else.
+void ReadWindow(const YamlValue& v, apf::Nanos duration, apf::Nanos* from, apf::Nanos* to) {
+  YamlMap w = v.Map();
+  *from = w.DurationOr("from", 0);
+  if (*from < 0 || *from >= duration) w.Required("from").Fail("must be within the run's duration");
+  *to = apf::kNever;
+  if (auto t = w.Optional("to")) {
+    *to = t->Duration();
+    if (*to <= *from || *to > duration) {
+      t->Fail("must be after `from` and not after the run's duration");
+    }
+  }
+  w.Finish();
+}
+
 void CheckRateNotTiny(const YamlValue& v, double rate) {
   if (rate > 0 && rate < 1e-6) {
     v.Fail(

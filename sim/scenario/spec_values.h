@@ -18,6 +18,10 @@ namespace sim {
 // scenarios/README.md#distributions).
 DurationDistribution ReadDistribution(const YamlValue& v);
 
+// A `window: {from, to}` of spec.expect and spec.reference: `from` (default 0) within the
+// run's `duration`, `to` (default: the end, apf::kNever) after it and not past the end.
+void ReadWindow(const YamlValue& v, apf::Nanos duration, apf::Nanos* from, apf::Nanos* to);
+
 // Fails `v` when `rate` (per second) is positive but below 1e-6.
 void CheckRateNotTiny(const YamlValue& v, double rate);
 

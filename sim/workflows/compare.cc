@@ -14,7 +14,9 @@
 #include "sim/io/output_set.h"
 #include "sim/io/text.h"
 #include "sim/report/client_moves.h"
+#include "sim/report/reference_figures.h"
 #include "sim/report/replications.h"
+#include "sim/report/verdict.h"
 #include "sim/workflows/provenance.h"
 #include "sim/workflows/replicate.h"
 #include "sim/workflows/run.h"
@@ -297,6 +299,14 @@ nlohmann::json CompareSummaries(const nlohmann::json& before, const nlohmann::js
   if (windowed) {
     j["window"] = {{"fromSeconds", b.at("fromSeconds")}, {"toSeconds", b.at("toSeconds")}};
   }
+  j["before"]["verdict"] = SideVerdict({&b.at("priorityLevels")});
+  j["after"]["verdict"] = SideVerdict({&a.at("priorityLevels")});
+  for (const auto* side : {&before, &after}) {
+    if (side->contains("reference")) {
+      j[side == &before ? "before" : "after"]["reference"] = side->at("reference");
+    }
+  }
+  j["verdictLine"] = VerdictLine(j);
   j["priorityLevels"] =
       CompareGroup(b.at("priorityLevels"), a.at("priorityLevels"), LevelFigures());
   j["clients"] = CompareGroup(b.at("clients"), a.at("clients"), ClientFigures());
@@ -335,6 +345,19 @@ nlohmann::json CompareReplications(const std::vector<nlohmann::json>& befores,
   auto figures_of = [windowed](const nlohmann::json& s) -> const nlohmann::json& {
     return windowed ? s.at("window") : s;
   };
+  for (const auto* side : {&befores, &afters}) {
+    std::vector<const nlohmann::json*> levels, summaries;
+    for (const nlohmann::json& s : *side) {
+      levels.push_back(&figures_of(s).at("priorityLevels"));
+      summaries.push_back(&s);
+    }
+    const char* name = side == &befores ? "before" : "after";
+    j[name]["verdict"] = SideVerdict(levels);
+    if (const nlohmann::json r = ReferenceOverSeeds(summaries); !r.is_null()) {
+      j[name]["reference"] = r;
+    }
+  }
+  j["verdictLine"] = VerdictLine(j);
   for (const auto& [section, figures] :
        {std::pair{"priorityLevels", &LevelFigures()}, std::pair{"clients", &ClientFigures()}}) {
     std::vector<const nlohmann::json*> b, a;
@@ -365,7 +388,15 @@ nlohmann::json CompareReplications(const std::vector<nlohmann::json>& befores,
 }
 
 std::string CompareTable(const nlohmann::json& c, bool colour) {
-  std::string out;
+  // The verdict first, and where either side parts from its incident's own figures.
+  std::string out = VerdictLine(c);
+  out = (colour ? fmt::format("\033[1m{}\033[0m", out) : out) + "\n";
+  for (const char* side : {"before", "after"}) {
+    for (const std::string& line :
+         ReferenceDifferences(c[side].value("reference", nlohmann::json())))
+      out += fmt::format("reference ({}): {}\n", side, line);
+  }
+  out += "\n";
   const std::string title =
       c.contains("seeds")
           ? fmt::format(

@@ -11,6 +11,11 @@
 // it got better (`betterIn`) and worse (`worseIn`). Lower is better for rejections,
 // failures, 429s, attempts, waits and latencies; higher for dispatched and succeeded;
 // limits, peaks and calls have no direction (no betterIn or worseIn).
+//
+// Each side also has its verdict (sim/report/verdict.h: the levels that rejected, the worst
+// wait) and, where its scenario has spec.reference, the run beside those figures
+// (sim/report/reference_figures.h); compare.json's "verdictLine" is the line the table,
+// the page and compare.png open with.
 #ifndef SIM_WORKFLOWS_COMPARE_H_
 #define SIM_WORKFLOWS_COMPARE_H_
 
@@ -74,7 +79,8 @@ nlohmann::json CompareReplications(const std::vector<nlohmann::json>& befores,
                                    const std::vector<nlohmann::json>& afters,
                                    const std::vector<std::uint64_t>& seeds);
 
-// The comparison as a terminal table (of either form), after the client moves where the
+// The comparison as a terminal table (of either form), after the verdict line, the lines of
+// each side's reference figures it differs from and the client moves where the
 // comparison has them (FormatClientMoves); over seeds each figure is its mean
 // before and after and its change as the mean ± half its 95% interval, or "no clear
 // change" when that interval spans zero; `colour` marks changes for the better green and for

@@ -11,6 +11,7 @@
 #include "sim/io/input_error.h"
 #include "sim/io/terminal.h"
 #include "sim/report/expectations.h"
+#include "sim/report/reference_figures.h"
 #include "sim/report/run_report.h"
 #include "sim/workflows/interrupt.h"
 #include "sim/workflows/provenance.h"
@@ -172,8 +173,12 @@ RunOutcome RunScenario(const ResolvedRun& resolved, const RunRequest& request) {
   RunReport report(scenario, outcome.out_dir, request.write_timelines);
   if (window) report.set_window(*window);
   if (recovery) report.set_recovery(*recovery);
-  ExpectationWindows windows(scenario.expectations);
+  // One fold of the windows of spec.expect and, after them, of spec.reference's figures.
+  std::vector<Expectation> windowed = scenario.expectations;
+  for (Expectation& e : ReferenceProbes(scenario.reference)) windowed.push_back(std::move(e));
+  ExpectationWindows windows(windowed);
   report.set_forward(&windows);
+  report.set_reference_windows(&windows, scenario.expectations.size());
   WorldOptions options;
   options.trace = request.trace;
   if (!request.trace.empty()) options.trace_filter = TraceFilterOf(request, scenario);

@@ -186,6 +186,49 @@ TEST_CASE("plot.py --compare writes compare-<A>-vs-<B>.png beside DIR_A, or to -
   }
 }
 
+TEST_CASE("plot.py --compare drops the pairs of panels that are all zero in both runs", "[plot]") {
+  ScratchDir scratch("apfsim-plot-test");
+  CopyRun(scratch, "run-a");
+  CopyRun(scratch, "run-b");
+  PlotResult result = RunPlot(scratch, "--compare run-a run-b --out c.png");
+  INFO(result.Output());
+  REQUIRE(result.exit_code == 0);
+  CheckPng(scratch.path() / "runs" / "c.png");
+  // The fixtures (tests/fixtures/plot/README.md): global-default executes in both runs but
+  // never queues nor rejects, and the kubectl user's two calls get no 429; workload-low
+  // queues and rejects in run-a, so its pairs stay although run-b's are all zero.
+  CHECK(result.out.find("dropped: ") != std::string::npos);
+  CHECK(result.out.find("global-default: waiting, rejected, queue wait") != std::string::npos);
+  CHECK(result.out.find("kubectl-user: 429s and failures") != std::string::npos);
+  CHECK(result.out.find("workload-low:") == std::string::npos);
+  // The picture says the same in its text (the footnote) and in the PNG's Description.
+  const std::string png = ReadFile(scratch.path() / "runs" / "c.png");
+  CHECK(png.find("global-default: waiting, rejected, queue wait") != std::string::npos);
+}
+
+TEST_CASE("plot.py --compare --compare-json titles the picture with compare's verdict", "[plot]") {
+  ScratchDir scratch("apfsim-plot-test");
+  CopyRun(scratch, "run-a");
+  CopyRun(scratch, "run-b");
+  const std::string verdict =
+      "before: workload-low 155 rejected, wait max 14.8 s in workload-low; after: none "
+      "rejected, wait max 0.400 s in workload-low (seed 7)";
+  std::ofstream(scratch.path() / "runs" / "compare.json")
+      << R"({"verdictLine": ")" << verdict << R"(", "before": {"reference": {"figures": [)"
+      << R"({"line": "seeds/000 reports ~1,400 rejected in workload-low; this run 155"}]}}})";
+  PlotResult result = RunPlot(scratch,
+                              "--compare run-a run-b --out c.png --compare-json "
+                              "compare.json");
+  INFO(result.Output());
+  REQUIRE(result.exit_code == 0);
+  // The PNG's Title holds the verdict (a tEXt chunk, Latin-1: this one is plain ASCII).
+  CHECK(ReadFile(scratch.path() / "runs" / "c.png").find(verdict) != std::string::npos);
+  // Without --compare or --index, --compare-json is refused.
+  result = RunPlot(scratch, "run-a --compare-json compare.json");
+  CHECK(result.exit_code == 2);
+  CHECK(result.err.find("--compare-json goes with --index or --compare") != std::string::npos);
+}
+
 TEST_CASE("plot.py --index writes a page with each run's levels, clients and plots", "[plot]") {
   ScratchDir scratch("apfsim-plot-test");
   CopyRun(scratch, "run-a");

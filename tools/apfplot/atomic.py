@@ -34,6 +34,7 @@ def write_atomically(path, write):
         raise
 
 
-def write_png(fig, path):
-    """A matplotlib figure as a PNG at 100 dots per inch."""
-    write_atomically(path, lambda f: fig.savefig(f, format="png", dpi=100))
+def write_png(fig, path, metadata=None):
+    """A matplotlib figure as a PNG at 100 dots per inch; `metadata` ({"Title": ...,
+    "Description": ...}) goes in its text chunks, where a test or `exiftool` reads it."""
+    write_atomically(path, lambda f: fig.savefig(f, format="png", dpi=100, metadata=metadata))

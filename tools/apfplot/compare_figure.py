@@ -2,12 +2,16 @@
 row, run A left and run B right of each pair of panels, on the same axis scales. Levels are
 summed over the replicas, except the executing seats (one line per replica, so a single
 saturated replica is not averaged away) and the wait percentiles (the worst replica).
+A pair of panels in which nothing happened in either run (no request waited, none was
+rejected, ...) is dropped, and the footnote says which; with compare.json the title is the
+verdict `apfsim compare` opens with.
 
 Tested by tests/cli/plot_test.cc.
 """
 
 import math
 import os
+import textwrap
 
 from apfplot.drawing import (COLOR_CURRENT, COLOR_NOMINAL, REPLICA_COLORS, TimeAxis, coarsen,
                              draw_row_title, draw_step, fill_step, finish_axes, finite_max,
@@ -93,11 +97,32 @@ def pair_axes(band):
     return pairs
 
 
+def drop_quiet_pairs(pairs, tops, names, keep_first):
+    """Removes the pairs whose panels are all zero in both runs (the first kept when
+    `keep_first`: a level's seats against its limits, a client's calls, say what the row is);
+    returns the names of those dropped, in column order, and the pairs kept (None where
+    dropped)."""
+    dropped = []
+    kept = []
+    for col, pair in enumerate(pairs):
+        if tops[col] <= 0 and not (keep_first and col == 0):
+            for ax in pair:
+                ax.remove()
+            dropped.append(names[col])
+            kept.append(None)
+        else:
+            kept.append(pair)
+    return dropped, kept
+
+
 def finish_pairs(pairs, runs, taxis, row, rows, ylabels, tops, empties, present,
                  integer_first):
-    """Styles a row of pairs. An all-zero panel says so unless the level or client is not in
-    that run at all (which the panel already says)."""
-    for col, (ax_a, ax_b) in enumerate(pairs):
+    """Styles a row of pairs (None: a pair dropped). An all-zero panel says so unless the
+    level or client is not in that run at all (which the panel already says)."""
+    for col, pair in enumerate(pairs):
+        if pair is None:
+            continue
+        ax_a, ax_b = pair
         for side, ax in enumerate((ax_a, ax_b)):
             finish_axes(ax, taxis, runs[side].summary["marks"], row, rows,
                         ylabels[col] if side == 0 else None)
@@ -119,7 +144,17 @@ def chain(values):
     return " → ".join(values)
 
 
-def draw_compare(run_a, run_b):
+# The footnote's lines wrap at this many characters, about the width of the figure.
+FOOTNOTE_WIDTH = 320
+
+# What a dropped pair is called in the footnote, per column of a level's and a client's row.
+LEVEL_PAIR_NAMES = ["seats", "waiting", "rejected", "queue wait"]
+CLIENT_PAIR_NAMES = ["calls", "429s and failures", "latency"]
+
+
+def draw_compare(run_a, run_b, verdict=None):
+    """The figure, and the pairs dropped as ["LEVEL: waiting, rejected", ...]. `verdict`
+    is runfiles.verdict_of's (line, reference lines) for the title, or None."""
     runs = (run_a, run_b)
     per_level = [by_level(r.levels()) for r in runs]
     names = set(per_level[0]) | set(per_level[1])
@@ -150,11 +185,21 @@ def draw_compare(run_a, run_b):
     client_rows = [1.7] * len(client_names)
     if client_rows:
         client_rows[0] += 0.25  # room for the column labels of A and B
-    fig, bands = new_figure(20.0, [0.6, 1.0, 0.3] + level_rows + [1.05] + client_rows + [0.7])
+    # The footnote: three lines (room for the dropped pairs' to wrap once), then the
+    # reference lines, each wrapped to the page.
+    references = [textwrap.fill(line, FOOTNOTE_WIDTH) for line in (verdict[1] if verdict else [])]
+    footnote_in = 0.95 + 0.17 * sum(line.count("\n") + 1 for line in references)
+    fig, bands = new_figure(20.0, [0.6, 1.0, 0.3] + level_rows + [1.05] + client_rows +
+                            [footnote_in])
     unit = "requests" if pools else "seats"
-    title_band(bands[0], "A: %s    vs    B: %s" % (run_a.title(), run_b.title()),
-               "Each row: run A (left) and run B (right) on the same scale. Levels with any "
-               "activity in either run, largest nominal limit first; then the clients.")
+    layout = ("Each row: run A (left) and run B (right) on the same scale. Levels with any "
+              "activity in either run, largest nominal limit first; then the clients.")
+    if verdict is None:
+        title_band(bands[0], "A: %s    vs    B: %s" % (run_a.title(), run_b.title()), layout)
+    else:
+        # The verdict first, as `apfsim compare` prints it; A is its before run, B its after.
+        title_band(bands[0], verdict[0], "A (before): %s    B (after): %s.  %s" % (
+            run_a.title(), run_b.title(), layout))
     seat_handles = [handle_line(replica_colors[r], "executing %s on %s (mean)" % (unit, r))
                     for r in replicas]
     seat_handles += [handle_patch(COLOR_CURRENT, "current limit (range over replicas)", 0.3),
@@ -169,6 +214,7 @@ def draw_compare(run_a, run_b):
                   for pair in PAIR_COLUMNS for side, col in enumerate(pair)]
     label_band(bands[2], PAIR_RATIOS, run_labels)
 
+    dropped = []
     ylabels = [unit, "requests", "requests/s", "seconds"]
     empties = [column[4] for column in LEVEL_COLUMNS]
     for row, name in enumerate(shown):
@@ -189,6 +235,9 @@ def draw_compare(run_a, run_b):
                      panel_waiting(axes[1], total, taxis), panel_rejections(axes[2], total, taxis),
                      panel_wait(axes[3], total, taxis)]
             tops = [max(x, y) for x, y in zip(tops, drawn)]
+        gone, pairs = drop_quiet_pairs(pairs, tops, LEVEL_PAIR_NAMES, True)
+        if gone:
+            dropped.append("%s: %s" % (name, ", ".join(gone)))
         finish_pairs(pairs, runs, taxis, row, len(shown), ylabels, tops, empties,
                      [name in lv for lv in per_level], True)
     if not shown:
@@ -217,9 +266,14 @@ def draw_compare(run_a, run_b):
                 continue
             s, _ = coarsen(c[name], CLIENT_RULES)
             tops = [max(x, y) for x, y in zip(tops, client_panels(axes, s, taxis))]
+        gone, pairs = drop_quiet_pairs(pairs, tops, CLIENT_PAIR_NAMES, True)
+        if gone:
+            dropped.append("%s: %s" % (name, ", ".join(gone)))
         if row == 0:
-            for col, (ax_a, ax_b) in enumerate(pairs):
-                for side, ax in enumerate((ax_a, ax_b)):
+            for pair in pairs:
+                if pair is None:
+                    continue
+                for side, ax in enumerate(pair):
                     ax.set_title("%s: %s" % ("AB"[side], runs[side].name), loc="left",
                                  fontsize=9, fontweight="bold", color="#333333")
         finish_pairs(pairs, runs, taxis, row + 1, len(client_names) + 1,
@@ -232,8 +286,10 @@ def draw_compare(run_a, run_b):
         "B %s); waiting requests and rejections are summed over the replicas; the wait "
         "percentiles are the largest over the replicas. Dashed vertical lines: each run's "
         "marks." % (fmt_interval(run_a.interval_s), fmt_interval(run_b.interval_s)),
-        "Idle in both runs, left out: %s." % (", ".join(idle) or "none")])
-    return fig
+        "Idle in both runs, left out: %s." % (", ".join(idle) or "none"),
+        textwrap.fill("Nothing happened in either run, dropped: %s." % (
+            "; ".join(dropped) or "none"), FOOTNOTE_WIDTH)] + references)
+    return fig, dropped
 
 
 def default_compare_path(dir_a, dir_b):

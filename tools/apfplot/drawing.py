@@ -64,8 +64,8 @@ def coarsen(series, column_rules, max_points=MAX_POINTS):
     return Series(times, columns, series.interval_s * factor), factor
 
 
-def save_figure(fig, path):
-    write_png(fig, path)
+def save_figure(fig, path, metadata=None):
+    write_png(fig, path, metadata)
     plt.close(fig)
     print("wrote %s" % path)
 
@@ -256,7 +256,9 @@ def row_heights(count, height_in, marks):
 
 
 def title_band(band, title, subtitle):
-    band.text(0.0, 0.98, title, ha="left", va="top", fontsize=14, fontweight="bold",
+    # A long title (compare's verdict over seeds) steps down a size to stay on the page.
+    band.text(0.0, 0.98, title, ha="left", va="top", fontsize=14 if len(title) <= 140 else 11.5,
+              fontweight="bold",
               transform=band.transSubfigure)
     band.text(0.0, 0.02, subtitle, ha="left", va="bottom", fontsize=9, color="#444444",
               transform=band.transSubfigure)

@@ -10,7 +10,6 @@ tests/cli/plot_test.cc and tests/ci/page_test.sh.
 """
 
 import html
-import json
 import os
 import sys
 
@@ -18,7 +17,8 @@ from apfplot import timelines
 from apfplot.atomic import write_atomically
 from apfplot.errors import InputError
 from apfplot.formatting import fmt_clock, fmt_count, fmt_duration, fmt_interval, fmt_seconds
-from apfplot.runfiles import REJECT_REASONS, Run, safe_name, sort_clients, sort_levels
+from apfplot.runfiles import (REJECT_REASONS, Run, load_comparison, safe_name, sort_clients,
+                              sort_levels, verdict_of)
 
 CSS = """
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Helvetica, Arial, sans-serif;
@@ -27,6 +27,7 @@ h1 { font-size: 1.6em; margin-bottom: .2em; }
 h2 { font-size: 1.3em; margin-top: 2em; border-bottom: 2px solid #ddd; padding-bottom: .2em; }
 h3 { font-size: 1.05em; margin: 1.4em 0 .4em; }
 .meta { color: #555; }
+.verdict { font-size: 1.15em; font-weight: 600; }
 nav a { margin-right: 1em; }
 table { border-collapse: collapse; margin: .3em 0 1em; font-variant-numeric: tabular-nums; }
 th, td { border: 1px solid #ddd; padding: .25em .6em; }
@@ -227,20 +228,9 @@ def _distinguisher(side):
     return side["flowDistinguisher"] or "–"
 
 
-def load_client_moves(path):
+def load_client_moves(doc, path):
     """compare.json's clientMoves, or an InputError naming the file."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            doc = json.load(f)
-    except FileNotFoundError:
-        raise InputError("%s: missing (is it the compare.json of `apfsim compare --out`?)"
-                         % path) from None
-    except json.JSONDecodeError as e:
-        raise InputError("%s:%d:%d: not valid JSON: %s" % (path, e.lineno, e.colno, e.msg)) \
-            from None
-    except OSError as e:
-        raise InputError("%s: cannot read: %s" % (path, e)) from None
-    moves = doc.get("clientMoves") if isinstance(doc, dict) else None
+    moves = doc.get("clientMoves")
     if not isinstance(moves, dict) or not isinstance(moves.get("requests"), list):
         raise InputError("%s: field clientMoves: missing (written by `apfsim compare` from "
                          "this version on)" % path)
@@ -277,7 +267,9 @@ def client_moves_table(moves):
 
 def write_index(out_html, run_dirs, compare_png, compare_json=None):
     runs = [Run(d) for d in run_dirs]
-    moves = load_client_moves(compare_json) if compare_json else None
+    comparison = load_comparison(compare_json) if compare_json else None
+    moves = load_client_moves(comparison, compare_json) if comparison is not None else None
+    verdict = verdict_of(comparison, compare_json) if comparison is not None else None
     html_dir = os.path.dirname(os.path.abspath(out_html))
     title = "apfsim: " + ", ".join(r.title() for r in runs)
     anchors = []
@@ -287,17 +279,22 @@ def write_index(out_html, run_dirs, compare_png, compare_json=None):
              '<meta name="viewport" content="width=device-width, initial-scale=1">',
              "<title>%s</title>" % html.escape(title),
              "<style>%s%s</style></head><body>" % (CSS, timelines.head_css()),
-             "<h1>apfsim runs</h1>",
-             '<p class="meta">Simulated Kubernetes API Priority and Fairness. Each run below has '
-             "its summary (seats are APF's unit of concurrency; a level's nominalCL is its "
-             "share of the server's limit) and its plots, one per apiserver replica.</p>",
-             "<nav>%s%s%s%s</nav>" % (
-                 '<a href="#moves">what moved</a>' if moves is not None else "",
-                 '<a href="#overview">side by side</a>' if len(runs) > 1 else "",
-                 '<a href="#compare">comparison picture</a>' if compare_png else "",
-                 '<a href="#timelines">timelines</a>' +
-                                  "".join('<a href="#%s">%s</a>' % (a, html.escape(r.title()))
-                                          for a, r in zip(anchors, runs)))]
+             "<h1>apfsim runs</h1>"]
+    if verdict is not None:
+        # The verdict first, as `apfsim compare` prints it.
+        parts.append('<p class="verdict">%s</p>' % html.escape(verdict[0]))
+        parts += ['<p class="meta">%s</p>' % html.escape(line) for line in verdict[1]]
+    parts += [
+        '<p class="meta">Simulated Kubernetes API Priority and Fairness. Each run below has '
+        "its summary (seats are APF's unit of concurrency; a level's nominalCL is its "
+        "share of the server's limit) and its plots, one per apiserver replica.</p>",
+        "<nav>%s%s%s%s</nav>" % (
+            '<a href="#moves">what moved</a>' if moves is not None else "",
+            '<a href="#overview">side by side</a>' if len(runs) > 1 else "",
+            '<a href="#compare">comparison picture</a>' if compare_png else "",
+            '<a href="#timelines">timelines</a>' +
+                             "".join('<a href="#%s">%s</a>' % (a, html.escape(r.title()))
+                                     for a, r in zip(anchors, runs)))]
     if moves is not None:
         parts.append('<section id="moves"><h2>What the change moves, per client</h2>%s'
                      "</section>" % client_moves_table(moves))

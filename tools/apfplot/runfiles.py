@@ -3,6 +3,7 @@ per replica, priority level and interval) and clients.csv (a row per client and 
 Everything is checked as it is read; bad input raises InputError naming the file and the
 line or field at fault. Also the facts about a run that both pictures and the page use:
 which levels and clients were active, their order, and the file name of a replica's plot.
+And compare.json, the contract of `apfsim compare --out` (load_comparison).
 
 Tested by tests/cli/plot_test.cc (the fixtures in tests/fixtures/plot/, broken ones too).
 """
@@ -374,3 +375,38 @@ def sort_clients(names, calls):
 def safe_name(name):
     """A replica name as part of a file name: anything but [A-Za-z0-9._-] becomes '_'."""
     return "".join(c if c.isalnum() or c in "._-" else "_" for c in name)
+
+
+def load_comparison(path):
+    """compare.json as a dict, or an InputError naming the file."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+    except FileNotFoundError:
+        raise InputError("%s: missing (is it the compare.json of `apfsim compare --out`?)"
+                         % path) from None
+    except json.JSONDecodeError as e:
+        raise InputError("%s:%d:%d: not valid JSON: %s" % (path, e.lineno, e.colno, e.msg)) \
+            from None
+    except OSError as e:
+        raise InputError("%s: cannot read: %s" % (path, e)) from None
+    if not isinstance(doc, dict):
+        raise InputError("%s: expected a JSON object (compare.json)" % path)
+    return doc
+
+
+def verdict_of(comparison, path):
+    """compare.json's verdictLine (the line `apfsim compare` opens with) and each side's
+    lines about its reference figures, as (line, [reference lines]); None for a
+    compare.json written before compare had a verdict."""
+    del path  # kept for the callers' symmetry with load_comparison's errors
+    line = comparison.get("verdictLine")
+    if not isinstance(line, str):
+        return None
+    references = []
+    for side in ("before", "after"):
+        reference = (comparison.get(side) or {}).get("reference") or {}
+        for figure in reference.get("figures", []):
+            if isinstance(figure, dict) and isinstance(figure.get("line"), str):
+                references.append("reference (%s): %s" % (side, figure["line"]))
+    return line, references

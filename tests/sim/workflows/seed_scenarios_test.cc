@@ -87,6 +87,21 @@ TEST_CASE("drift-sweep reproduces seed 000", "[scenario][seed000]") {
   // Argo CD's refresh (one pass of its closed loop) takes about 2 s, as in the seed.
   CHECK(s["clients"]["argocd"]["iterationSeconds"]["p50"].get<double>() > 1.5);
   CHECK(s["clients"]["argocd"]["iterationSeconds"]["p50"].get<double>() < 2.5);
+  // spec.reference: the seed's own figures. The run matches its seats (245 nominal, 10 per
+  // LIST) and Argo CD's no 429; it differs, with the scenario's reasons, on the first
+  // sweep's rejected LISTs (~1,400; 345 to 582 over seeds 1 to 20) and Argo CD's 11 s
+  // refreshes (at most 3.4 s).
+  const auto& figures = s["reference"]["figures"];
+  REQUIRE(figures.size() == 5);
+  std::vector<bool> differs;
+  for (const auto& f : figures) differs.push_back(f["differs"].get<bool>());
+  CHECK(differs == std::vector<bool>{false, false, true, false, true});
+  CHECK(figures[2]["line"].get<std::string>().rfind(
+            "seeds/000 (the incident write-up) reports ~1,400 callsRejected for tenant-operator in "
+            "[60 s, 120 s); this run ",
+            0) == 0);
+  CHECK(run.table.find("reference: seeds/000 (the incident write-up) reports ~11.0 s "
+                       "iterationSeconds.max for argocd") != std::string::npos);
 }
 
 TEST_CASE("drift-sweep-fixed has no rejections in workload-low and the fence's numbers",
@@ -104,6 +119,9 @@ TEST_CASE("drift-sweep-fixed has no rejections in workload-low and the fence's n
   CHECK(wl["nominalCL"] == 227);
   CHECK(ts["maxSeats"] == 7);
   CHECK(ts["peakRequestSeats"].get<int>() <= 7);
+  // spec.reference states the same four figures: the run differs from none of them.
+  REQUIRE(s["reference"]["figures"].size() == 4);
+  for (const auto& f : s["reference"]["figures"]) CHECK(f["differs"] == false);
 }
 
 TEST_CASE("a scenario run twice with the same seed writes identical files",
