@@ -317,6 +317,14 @@ struct Scenario {
   // spec.restartDelay: a `restart` event's start follows its stop by this much.
   apf::Nanos restart_delay = kDefaultRestartDelay;
   bool has_replica_events = false;  // some event stops or starts a replica
+
+  // The events' instants, in order: what an event window (`event:N:FROM..TO`) resolves
+  // against.
+  std::vector<apf::Nanos> EventTimes() const {
+    std::vector<apf::Nanos> times;
+    for (const ScenarioEvent& e : events) times.push_back(e.at);
+    return times;
+  }
 };
 
 }  // namespace sim

@@ -544,10 +544,8 @@ CompareOutcome RunCompare(const CompareRequest& request) {
     without.recovery_at = with_events.scenario.events[from].at;
     without.recovered_from.reset();
     if (request.window && request.window->event) {
-      std::vector<apf::Nanos> times;
-      for (const ScenarioEvent& e : with_events.scenario.events) times.push_back(e.at);
-      before.window = after.window =
-          ResolveReportWindow(*request.window, times, with_events.scenario.duration);
+      before.window = after.window = ResolveReportWindow(
+          *request.window, with_events.scenario.EventTimes(), with_events.scenario.duration);
     }
   }
 

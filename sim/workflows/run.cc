@@ -101,9 +101,7 @@ std::string Percent(std::uint64_t part, std::uint64_t all) {
 TraceFilter TraceFilterOf(const RunRequest& request, const Scenario& scenario) {
   TraceFilter filter;
   if (request.trace_window) {
-    std::vector<apf::Nanos> event_times;
-    for (const ScenarioEvent& e : scenario.events) event_times.push_back(e.at);
-    const ReportWindow window = ResolveReportWindow(*request.trace_window, event_times,
+    const ReportWindow window = ResolveReportWindow(*request.trace_window, scenario.EventTimes(),
                                                     scenario.duration, "--trace-window");
     filter.from = window.from;
     filter.to = window.to;
@@ -134,8 +132,7 @@ RunOutcome RunScenario(const ResolvedRun& resolved, const RunRequest& request) {
   const FlowControlSetup& flow_control = resolved.flow_control;
   // An event window moves to its event (after --set and overlays); a window past the run's
   // end is refused (sim/report/interval_figures.h).
-  std::vector<apf::Nanos> event_times;
-  for (const ScenarioEvent& e : scenario.events) event_times.push_back(e.at);
+  const std::vector<apf::Nanos> event_times = scenario.EventTimes();
   std::optional<ReportWindow> window;
   if (request.window) window = ResolveReportWindow(*request.window, event_times, scenario.duration);
   // Recovery is measured from the first event (or --recovered-from's) until the next one or

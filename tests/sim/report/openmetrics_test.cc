@@ -256,3 +256,32 @@ TEST_CASE("compare --openmetrics: each side its metrics.om, labelled side", "[op
             .size() == 3);
   CHECK(LinesStarting(after, "apiserver_flowcontrol_rejected_requests_total").empty());
 }
+
+TEST_CASE("metrics.om: the gateway's krm_foyer families, interval by interval", "[openmetrics]") {
+  // scenarios/gateway-leaked-watches.yaml (2 minutes, 1 s intervals): one session opens 70
+  // watches at 5 s and more every 10 s; 64 pass and stay open, and the scenario's comment
+  // counts 866 refusals by the session's concurrency bound by the end, which metrics.prom
+  // says too (metrics_text_test.cc). metrics.om has the same series at every interval's end.
+  const test_support::ScratchDir scratch("apfsim-openmetrics-gateway");
+  sim::RunRequest request;
+  request.scenario_file = std::string(APFSIM_SOURCE_DIR) + "/scenarios/gateway-leaked-watches.yaml";
+  request.out_dir = scratch.path().string();
+  request.quiet = true;
+  request.openmetrics = sim::OpenMetricsOptions{};
+  sim::RunScenario(request);
+  const std::string om = test_support::ReadFile(scratch.path() / "metrics.om");
+  CHECK_THAT(om, Catch::Contains("# TYPE krm_foyer_bound_reached counter\n"));
+  CHECK_THAT(om, Catch::Contains("# TYPE krm_foyer_bound_usage_ratio histogram\n"));
+  const std::vector<std::string> reached =
+      LinesStarting(om, "krm_foyer_bound_reached_total{bound=\"session_concurrent_requests\"}");
+  REQUIRE(reached.size() == 120);
+  CHECK(reached.front() ==
+        "krm_foyer_bound_reached_total{bound=\"session_concurrent_requests\"} 0 " +
+            std::to_string(kOrigin + 1));
+  CHECK(reached.back() ==
+        "krm_foyer_bound_reached_total{bound=\"session_concurrent_requests\"} 866 " +
+            std::to_string(kOrigin + 120));
+  const std::vector<std::string> in_flight = LinesStarting(om, "krm_foyer_requests_in_flight ");
+  REQUIRE(in_flight.size() == 120);
+  CHECK(in_flight.back() == "krm_foyer_requests_in_flight 64 " + std::to_string(kOrigin + 120));
+}
