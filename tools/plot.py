@@ -122,8 +122,9 @@ def main(argv):
             out = args.out or compare_figure.default_compare_path(*args.compare)
             verdict = (verdict_of(load_comparison(args.compare_json), args.compare_json)
                        if args.compare_json else None)
-            fig, dropped = compare_figure.draw_compare(run_a, run_b, verdict)
-            description = "dropped: %s" % ("; ".join(dropped) or "none")
+            fig, dropped, recovery = compare_figure.draw_compare(run_a, run_b, verdict)
+            description = "\n".join(["dropped: %s" % ("; ".join(dropped) or "none")] +
+                                    [line.replace("\n", " ") for line in recovery])
             metadata = {"Description": description}
             if verdict:
                 metadata["Title"] = verdict[0]

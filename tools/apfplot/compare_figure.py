@@ -4,7 +4,10 @@ summed over the replicas, except the executing seats (one line per replica, so a
 saturated replica is not averaged away) and the wait percentiles (the worst replica).
 A pair of panels in which nothing happened in either run (no request waited, none was
 rejected, ...) is dropped, and the footnote says which; with compare.json the title is the
-verdict `apfsim compare` opens with.
+verdict `apfsim compare` opens with. A run with spec.events (or the run without them that
+compare measures from the other's event) has each level's time to recover in its
+summary.json: the instant a level recovered is a solid green line on its rejection and
+wait panels, and the footnote gives both runs' times.
 
 Tested by tests/cli/plot_test.cc.
 """
@@ -24,6 +27,46 @@ from apfplot.panels import (CLIENT_COLUMNS_DRAWN, CLIENT_RULES, LEVEL_COLUMNS, L
                             rejection_handles, wait_handles, waiting_handles)
 from apfplot.runfiles import (TIMELINE_COLUMNS, Series, client_is_active, is_max_in_flight,
                               level_is_active, nominal_of, sort_clients, sort_levels)
+
+# The instant a level recovered after the event (summary.json's "recovery").
+COLOR_RECOVERED = "#2ca02c"
+
+
+def recovery_of(run, name):
+    """(event instant, recovered instant or None, time to recover or None) of level `name`
+    in `run`'s summary.json "recovery", or None when the run measured none for it."""
+    recovery = run.summary.get("recovery")
+    if not recovery or name not in recovery.get("levels", {}):
+        return None
+    level = recovery["levels"][name]
+    return recovery["atSeconds"], level.get("recoveredAtSeconds"), level.get(
+        "timeToRecoverSeconds")
+
+
+def draw_recovery(axes, recovered_at, taxis):
+    """The recovered instant on a level's rejection and wait panels (columns 2 and 3)."""
+    if recovered_at is None:
+        return
+    for ax in axes[2:4]:
+        ax.axvline(taxis.x(recovered_at), color=COLOR_RECOVERED, linewidth=1.3, alpha=0.9,
+                   zorder=3)
+
+
+def recovery_text(name, recoveries):
+    """'workload-low 599 s → 1 s' (A → B), 'never' where a run did not recover; None when the
+    level recovered at once in both runs or neither run measured it."""
+    times = []
+    for r in recoveries:
+        if r is None:
+            times.append("-")
+        elif r[2] is None:
+            times.append("never")
+        else:
+            times.append("%g s" % r[2])
+    if all(t in ("-", "0 s") for t in times):
+        return None
+    return "%s %s" % (name, " → ".join(times))
+
 
 # Eight panel columns in four pairs (A | B), with a narrow gap column between pairs.
 PAIR_RATIOS = [1, 1, 0.12, 1, 1, 0.12, 1, 1, 0.12, 1, 1]
@@ -153,8 +196,9 @@ CLIENT_PAIR_NAMES = ["calls", "429s and failures", "latency"]
 
 
 def draw_compare(run_a, run_b, verdict=None):
-    """The figure, and the pairs dropped as ["LEVEL: waiting, rejected", ...]. `verdict`
-    is runfiles.verdict_of's (line, reference lines) for the title, or None."""
+    """The figure, the pairs dropped as ["LEVEL: waiting, rejected", ...], and the footnote's
+    line of the times to recover ([] without a recovery in either run). `verdict` is
+    runfiles.verdict_of's (line, reference lines) for the title, or None."""
     runs = (run_a, run_b)
     per_level = [by_level(r.levels()) for r in runs]
     names = set(per_level[0]) | set(per_level[1])
@@ -189,6 +233,8 @@ def draw_compare(run_a, run_b, verdict=None):
     # reference lines, each wrapped to the page.
     references = [textwrap.fill(line, FOOTNOTE_WIDTH) for line in (verdict[1] if verdict else [])]
     footnote_in = 0.95 + 0.17 * sum(line.count("\n") + 1 for line in references)
+    if any(r.summary.get("recovery") for r in runs):
+        footnote_in += 0.34  # the line of the times to recover, wrapped once at most
     fig, bands = new_figure(20.0, [0.6, 1.0, 0.3] + level_rows + [1.05] + client_rows +
                             [footnote_in])
     unit = "requests" if pools else "seats"
@@ -215,6 +261,7 @@ def draw_compare(run_a, run_b, verdict=None):
     label_band(bands[2], PAIR_RATIOS, run_labels)
 
     dropped = []
+    recovered = []  # recovery_text of each level shown
     ylabels = [unit, "requests", "requests/s", "seconds"]
     empties = [column[4] for column in LEVEL_COLUMNS]
     for row, name in enumerate(shown):
@@ -235,6 +282,12 @@ def draw_compare(run_a, run_b, verdict=None):
                      panel_waiting(axes[1], total, taxis), panel_rejections(axes[2], total, taxis),
                      panel_wait(axes[3], total, taxis)]
             tops = [max(x, y) for x, y in zip(tops, drawn)]
+            recovery = recovery_of(runs[side], name)
+            if recovery is not None:
+                draw_recovery(axes, recovery[1], taxis)
+        text = recovery_text(name, [recovery_of(r, name) for r in runs])
+        if text:
+            recovered.append(text)
         gone, pairs = drop_quiet_pairs(pairs, tops, LEVEL_PAIR_NAMES, True)
         if gone:
             dropped.append("%s: %s" % (name, ", ".join(gone)))
@@ -281,6 +334,7 @@ def draw_compare(run_a, run_b, verdict=None):
                      [column[3] for column in CLIENT_COLUMNS_DRAWN], [name in c for c in clients],
                      False)
 
+    recovery = recovery_lines(runs, recovered)
     footnote_band(bands[-1], [
         "Executing seats are time-weighted means per interval on each replica (intervals: A %s, "
         "B %s); waiting requests and rejections are summed over the replicas; the wait "
@@ -288,8 +342,20 @@ def draw_compare(run_a, run_b, verdict=None):
         "marks." % (fmt_interval(run_a.interval_s), fmt_interval(run_b.interval_s)),
         "Idle in both runs, left out: %s." % (", ".join(idle) or "none"),
         textwrap.fill("Nothing happened in either run, dropped: %s." % (
-            "; ".join(dropped) or "none"), FOOTNOTE_WIDTH)] + references)
-    return fig, dropped
+            "; ".join(dropped) or "none"), FOOTNOTE_WIDTH)] + recovery + references)
+    return fig, dropped, recovery
+
+
+def recovery_lines(runs, recovered):
+    """The footnote's line of the times to recover, A → B, when either run measured one."""
+    ats = [r.summary["recovery"]["atSeconds"] for r in runs if r.summary.get("recovery")]
+    if not ats:
+        return []
+    return [textwrap.fill(
+        "Time to recover after the event at %s (solid green lines: the instant each level "
+        "recovered), A → B: %s." % (" / ".join("%g s" % at for at in dict.fromkeys(ats)),
+                                   "; ".join(recovered) or "every level at once in both runs"),
+        FOOTNOTE_WIDTH)]
 
 
 def default_compare_path(dir_a, dir_b):

@@ -176,6 +176,18 @@ def read_summary(run_dir):
         r.check(mark, "object", p)
         summary["marks"].append((r.get(mark, "atSeconds", "number", p),
                                  r.get(mark, "label", "string", p)))
+    # spec.events' time to recover (sim/report/recovery.h), for compare's picture.
+    recovery = r.get(doc, "recovery", "object", "", optional=True)
+    if recovery is not None:
+        levels = {}
+        for name, level in r.get(recovery, "levels", "object", "recovery").items():
+            p = "recovery.levels.%s" % name
+            r.check(level, "object", p)
+            levels[name] = {
+                "recoveredAtSeconds": r.get(level, "recoveredAtSeconds", "number-or-null", p),
+                "timeToRecoverSeconds": r.get(level, "timeToRecoverSeconds", "number-or-null", p)}
+        summary["recovery"] = {"atSeconds": r.get(recovery, "atSeconds", "number", "recovery"),
+                               "levels": levels}
     for i, replica in enumerate(r.get(doc, "replicas", "list", "", optional=True) or []):
         p = "replicas[%d]" % i
         r.check(replica, "object", p)
