@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Faults during `check --seeds 1..3 --out D`, `sweep ... --out D` and `compare --seeds 1..2
-# --out D`: SIGINT and SIGKILL mid-run and a broken pipe (`| head -1`). The promise is that afterwards D holds the
+# --out D`: SIGINT and SIGKILL mid-run, a broken pipe (`| head -1`), and two runs at once
+# into the same D (TWO: the new set twice, so that both swap theirs in at about the same
+# instant). The promise is that afterwards D holds the
 # complete previous set or the complete new set, byte for byte (the outputs are
 # deterministic: a clean run of the same command into another folder gives the same files),
 # a rerun succeeds, and SIGKILL leaves at most a temporary folder beside D (D.tmp-PID,
@@ -43,13 +45,27 @@ for cmd in check sweep compare; do
   old=$(fingerprint ref-old) new=$(fingerprint ref-new)
   [ -n "$old" ] && [ "$old" != "$new" ] || fail "$cmd: the old and new sets do not differ"
 
-  for fault in INT KILL PIPE; do
+  for fault in INT KILL PIPE TWO; do
     rm -rf D D.tmp-* D.old-*
     run $cmd 5 D >/dev/null 2>&1 || fail "$cmd: the first run into D failed"
     if [ "$fault" = PIPE ]; then
       # Every line after the first goes to a closed pipe.
       run $cmd 4000 D 2>&1 | head -1 >/dev/null
       rc=${PIPESTATUS[0]}
+    elif [ "$fault" = TWO ]; then
+      # Each stages its own D.tmp-PID and swaps it in whole: D ends as one of the two sets
+      # (or, where one's swap found the other's in the way, that one says so and exits 2).
+      args_of "$cmd" 4000 D
+      "$apfsim" "${args[@]}" >/dev/null 2>run.err &
+      pid=$!
+      "$apfsim" "${args[@]}" >/dev/null 2>run2.err &
+      pid2=$!
+      wait "$pid"
+      rc=$?
+      wait "$pid2"
+      rc2=$?
+      [ "$rc2" -ge 3 ] && fail "$cmd TWO: the second run's exit code $rc2: $(head -3 run2.err)"
+      echo "output_faults_test: $cmd TWO: exit codes $rc and $rc2$(head -1 run.err run2.err 2>/dev/null | grep -v '^==>' | grep . | sed 's/^/; /' | tr -d '\n')"
     else
       args_of "$cmd" 4000 D
       "$apfsim" "${args[@]}" >/dev/null 2>run.err &
