@@ -90,25 +90,43 @@ OutputSet::~OutputSet() {
 void OutputSet::Commit() {
   std::error_code ec;
   const std::string old = final_ + ".old-" + std::to_string(::getpid());
-  if (fs::is_directory(final_, ec)) {
-    // Carry over what is not ours to replace (named first: renaming while iterating a
-    // folder is unspecified).
-    std::vector<std::string> keep;
-    for (const auto& entry : fs::directory_iterator(final_, ec)) {
-      const std::string name = entry.path().filename().string();
-      if (Owned(owned_, name)) continue;
-      if (!fs::exists(fs::path(staging_) / name)) keep.push_back(name);
+  // Another run committing into the same folder at the same instant can move it away or put
+  // its own set in place between two of the steps below. Then the steps are taken again:
+  // the set committed last is the one that stays, whole, and neither run fails for it.
+  constexpr int kCommitAttempts = 100;
+  const auto raced = [](const std::error_code& e) {
+    return e == std::errc::no_such_file_or_directory || e == std::errc::directory_not_empty ||
+           e == std::errc::file_exists;
+  };
+  for (int attempt = 1;; ++attempt) {
+    const bool again = attempt < kCommitAttempts;
+    if (fs::is_directory(final_, ec)) {
+      // Carry over what is not ours to replace (named first: renaming while iterating a
+      // folder is unspecified).
+      std::vector<std::string> keep;
+      for (const auto& entry : fs::directory_iterator(final_, ec)) {
+        const std::string name = entry.path().filename().string();
+        if (Owned(owned_, name)) continue;
+        if (!fs::exists(fs::path(staging_) / name)) keep.push_back(name);
+      }
+      bool moved = true;
+      for (const std::string& name : keep) {
+        fs::rename(fs::path(final_) / name, fs::path(staging_) / name, ec);
+        if (ec && raced(ec) && again) {
+          moved = false;
+          break;
+        }
+        if (ec) Fail(final_, "cannot keep " + name + ": " + ec.message());
+      }
+      if (!moved) continue;
+      fs::remove_all(old, ec);
+      fs::rename(final_, old, ec);
+      if (ec && raced(ec) && again) continue;
+      if (ec) Fail(final_, ec.message());
     }
-    for (const std::string& name : keep) {
-      fs::rename(fs::path(final_) / name, fs::path(staging_) / name, ec);
-      if (ec) Fail(final_, "cannot keep " + name + ": " + ec.message());
-    }
-    fs::remove_all(old, ec);
-    fs::rename(final_, old, ec);
-    if (ec) Fail(final_, ec.message());
-  }
-  fs::rename(staging_, final_, ec);
-  if (ec) {
+    fs::rename(staging_, final_, ec);
+    if (!ec) break;
+    if (raced(ec) && again) continue;
     std::error_code undo;
     fs::rename(old, final_, undo);
     Fail(final_, ec.message());

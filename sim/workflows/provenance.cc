@@ -24,21 +24,30 @@ nlohmann::json RunProvenance(const RunInputs& inputs, const ResolvedRun& run,
   if (s.audit_log.enabled) files.push_back(s.audit_log.file);
   if (!s.resources_from_metrics.empty()) files.push_back(s.resources_from_metrics);
   files.insert(files.end(), inputs.overlay_files.begin(), inputs.overlay_files.end());
+  const std::string& staging = inputs.provenance_folder.first;
+  const std::string& final_folder = inputs.provenance_folder.second;
+  const auto named = [&](const std::string& path) {
+    if (staging.empty() || path.rfind(staging + "/", 0) != 0) return path;
+    return final_folder.empty() ? path.substr(staging.size() + 1)
+                                : final_folder + path.substr(staging.size());
+  };
   nlohmann::json file_list = nlohmann::json::array();
   for (const std::string& f : files) {
     bool seen = false;  // a file named twice is listed once
-    for (const auto& listed : file_list) seen = seen || listed["path"] == f;
+    for (const auto& listed : file_list) seen = seen || listed["path"] == named(f);
     if (seen) continue;
     const auto digest =
         std::find_if(known.begin(), known.end(), [&](const auto& k) { return k.first == f; });
     file_list.push_back(
-        {{"path", f}, {"sha256", digest != known.end() ? digest->second : FileSha256(f)}});
+        {{"path", named(f)}, {"sha256", digest != known.end() ? digest->second : FileSha256(f)}});
   }
+  nlohmann::json overlays = nlohmann::json::array();
+  for (const std::string& f : inputs.overlay_files) overlays.push_back(named(f));
   nlohmann::json out = {{"apfsimVersion", ApfsimBuildVersion()},
                         {"scenarioSha256", FileSha256(inputs.scenario_file)},
                         {"seed", s.seed},
                         {"sets", run.sets},
-                        {"overlays", inputs.overlay_files},
+                        {"overlays", overlays},
                         {"files", file_list}};
   // Edits the config producer put back (doc/config-loading.md#specs-put-back); only when
   // there are some, so that other runs' outputs stay as they were.

@@ -13,6 +13,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/flowcontrol/loader.h"
@@ -28,6 +29,13 @@ struct RunInputs {
   std::vector<std::string> overlay_files;
   std::optional<std::uint64_t> seed;    // --seed: replaces the scenario's
   std::optional<std::string> interval;  // --interval: the report interval, at least 1ms
+  // {staging, final}: a file under the folder `staging` is named in the provenance as the
+  // same file under `final`, where it will be once the output set is swapped in, or, when
+  // `final` is "", by its path inside the folder (tune's candidates, whose overlays are
+  // written into the search's staging folder: "candidates/0001/overlay.yaml"), so that the
+  // outputs depend neither on the staging folder's process id nor on where the folder is.
+  // Empty: names as given.
+  std::pair<std::string, std::string> provenance_folder;
 };
 
 struct ResolvedRun {

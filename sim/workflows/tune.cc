@@ -497,6 +497,8 @@ json Tuner::Judge(const Candidate& c, std::size_t index, Score* score, bool* hol
       MakeOutputDirectory(dir);
       WriteOutputFile(dir + "/overlay.yaml", OverlayText(Parts(c)));
       run.overlay_files = {dir + "/overlay.yaml"};
+      // Named by its place in the search's folder, as tune.json names what is in it.
+      run.provenance_folder = {dir_, ""};
       resolved = ResolveRunInputs(run);
     } else {
       resolved = baseline_;
