@@ -25,7 +25,7 @@ TEST_CASE("Object stats go stale strictly after 3 minutes without an update", "[
   CHECK(tracker.GetStats("apps", "deployments", t0 + 5 * kMinute).stats.object_count == 1300);
 }
 
-TEST_CASE("Object stats are per group and resource; untracked ones are not found",
+TEST_CASE("Object stats are per group and resource, untracked ones are not found",
           "[objectcount]") {
   apf::ObjectCountTracker tracker;
   tracker.Set("", "pods", {10, 1}, 0);

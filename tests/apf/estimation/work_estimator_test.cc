@@ -256,7 +256,7 @@ TEST_CASE("Stale statistics assume the worst, missing ones the least", "[estimat
   CHECK(f.Estimate(etcd) == WorkEstimate{1, 0, 0});
 }
 
-TEST_CASE("Unknown average size counts as 1.5 MB; an empty resource is one seat", "[estimator]") {
+TEST_CASE("Unknown average size counts as 1.5 MB, an empty resource is one seat", "[estimator]") {
   Fixture f;
   f.SetStats(2, 0);  // 2 × 1.5 MB = 3 MB from etcd: 30 seats
   CHECK(f.Estimate(Request("list", "", "pods", "", "limit=5&continue=x")).initial_seats == 30);

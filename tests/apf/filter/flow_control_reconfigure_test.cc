@@ -222,7 +222,7 @@ TEST_CASE("a deleted level is quiesced until idle, then removed (processOldPLsLo
 }
 
 TEST_CASE(
-    "a deleted FlowSchema's flows are classified anew; its level stays (digestFlowSchemasLocked)",
+    "a deleted FlowSchema's flows are classified anew, its level stays (digestFlowSchemasLocked)",
     "[flow_control][reconfigure]") {
   const apf::FlowControlConfig without_fs = ConfigOf({LevelA(30, kOneQueue)});
   Filter f({&without_fs});

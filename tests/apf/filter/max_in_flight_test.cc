@@ -64,7 +64,7 @@ TEST_CASE("system:masters is served when the pool is full, without a slot", "[ma
   CHECK(filter.in_flight(apf::InFlightKind::kReadOnly) == 1);
 }
 
-TEST_CASE("A zero limit leaves its class unlimited; both zero remove the filter", "[maxinflight]") {
+TEST_CASE("A zero limit leaves its class unlimited, both zero remove the filter", "[maxinflight]") {
   auto post = apf::NewRequestInfo("POST", "/api/v1/namespaces/a/configmaps", "");
   auto get = apf::NewRequestInfo("GET", "/api/v1/namespaces/a/configmaps", "");
   // maxinflight.go: a limit of 0 makes a nil channel, and the handler is called

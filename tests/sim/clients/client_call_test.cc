@@ -513,7 +513,7 @@ TEST_CASE("a WATCH's http.Client.Timeout bounds each attempt and the stream", "[
   CHECK(watch.stream_abort_at_ns() == 61 * kSecond);
 }
 
-TEST_CASE("a WATCH's abort time is known in flight; a finished Do call keeps none",
+TEST_CASE("a WATCH's abort time is known in flight, a finished Do call keeps none",
           "[client_call]") {
   // The world bounds a watch's stream while its attempt is still in flight, so the
   // attempt's abort time must read back then: sent at 5 s with Timeout 30 s -> 35 s.

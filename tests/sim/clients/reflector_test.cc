@@ -182,7 +182,7 @@ TEST_CASE("a relist at lastSyncedRV is unpaginated so the watch cache can serve 
   CHECK(reflector.relists() == 1);
 }
 
-TEST_CASE("the pager's page size replaces 500 where the reflector pages; 0 never pages",
+TEST_CASE("the pager's page size replaces 500 where the reflector pages, 0 never pages",
           "[reflector]") {
   // doc/model.md#reflector-list: Reflector.list leaves the pager's PageSize for RV "0" and "" and
   // once paginatedResult is set, and sets 0 for a relist at lastSyncRV. A pager built

@@ -57,7 +57,7 @@ TEST_CASE("a closed loop's iterations and a throttled client's waits", "[client_
   CHECK(eager["callsRejected"] == 0);
 }
 
-TEST_CASE("calls rejected are distinct calls; APF queue wait is the attempts'", "[client_story]") {
+TEST_CASE("calls rejected are distinct calls, APF queue wait is the attempts'", "[client_story]") {
   const test_support::ScratchDir scratch("apfsim-story");
   const nlohmann::json s = Run("tiny.yaml", scratch);
   const nlohmann::json& alice = s["clients"]["alice"];

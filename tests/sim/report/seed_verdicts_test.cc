@@ -125,7 +125,7 @@ TEST_CASE("check --seeds: `seeds: \"95%\"` asks that share of the seeds", "[seed
             .passed);
 }
 
-TEST_CASE("spec.expect's seeds: is all, mean or a share; anything else is an error at its line",
+TEST_CASE("spec.expect's seeds: is all, mean or a share, anything else is an error at its line",
           "[seeds][expect]") {
   const test_support::ScratchDir scratch("apfsim-seeds-expect");
   auto mode = [&](const std::string& value) {

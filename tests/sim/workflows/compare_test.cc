@@ -228,7 +228,7 @@ TEST_CASE("compare refuses bad input with exit code 2", "[compare]") {
   CHECK_THAT(r.Output(), Catch::Contains("noSuchField"));
 }
 
-TEST_CASE("compare.json carries both sides' provenance; the header shows the overrides",
+TEST_CASE("compare.json carries both sides' provenance, the header shows the overrides",
           "[compare][provenance]") {
   sim::CompareRequest request = MiniDrift();
   request.after_overrides = {"apiservers.maxRequestsInflight=200"};

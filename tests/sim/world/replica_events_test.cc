@@ -145,7 +145,7 @@ TEST_CASE("a POST in flight at a stop fails to its caller", "[world][replicas]")
   CHECK(Approx(c["latencySeconds"]["max"].get<double>()).epsilon(0.01) == 5.0);
 }
 
-TEST_CASE("a stopped replica takes nothing; its queued requests are no 429s; it starts empty",
+TEST_CASE("a stopped replica takes nothing, its queued requests are no 429s, it starts empty",
           "[world][replicas]") {
   // Six GETs of 4 s within 1 ms, round-robin over two replicas, each holding 30 seats
   // (seats: replaces the estimate). global-default has ceil(600 x 20 / 245) = 49 seats, so
