@@ -13,28 +13,11 @@ namespace {
 constexpr std::array<std::string_view, 9> kColumns = {
     "time", "client", "verb", "apiGroup", "resource", "namespace", "name", "query", "serviceTime"};
 
-// One of the eight verbs a trace row may have: one compare after a switch on the first
-// letter, as every row asks.
+constexpr std::array<std::string_view, 8> kTraceVerbs = {
+    "get", "list", "watch", "create", "update", "patch", "delete", "deletecollection"};
+
 bool IsTraceVerb(std::string_view verb) {
-  if (verb.empty()) return false;
-  switch (verb[0]) {
-    case 'g':
-      return verb == "get";
-    case 'l':
-      return verb == "list";
-    case 'w':
-      return verb == "watch";
-    case 'c':
-      return verb == "create";
-    case 'u':
-      return verb == "update";
-    case 'p':
-      return verb == "patch";
-    case 'd':
-      return verb == "delete" || verb == "deletecollection";
-    default:
-      return false;
-  }
+  return std::find(kTraceVerbs.begin(), kTraceVerbs.end(), verb) != kTraceVerbs.end();
 }
 
 }  // namespace
